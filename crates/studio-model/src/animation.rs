@@ -1,0 +1,193 @@
+//! Animation data: per blend and bone, six run-length coded channels
+//! (goldsrc-sequences.md, "Animation data", `mstudioanim_t` and `mstudioanimvalue_t`).
+//!
+//! The parser proves that every channel's runs cover every frame of its sequence inside its
+//! file; decoding values into poses belongs to the pose crate, which walks the runs with
+//! [`Runs`].
+
+use crate::error::{ChannelProblem, Problem, Record, Result};
+use crate::raw::RawAnim;
+use crate::reader::{FileData, TableField};
+
+/// Names of the six channels of a bone, in file order.
+pub const CHANNEL_NAMES: [&str; 6] = ["x", "y", "z", "x rotation", "y rotation", "z rotation"];
+
+/// Where one channel's first run lies: a byte offset from the start of its sequence group's
+/// file (see [`crate::SequenceGroup::runs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Channel {
+    /// Byte offset of the first run in the group's file.
+    pub offset: u32,
+}
+
+/// One bone's channels in one blend; `None` for a channel that keeps the bone's default value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoneAnimation {
+    /// x, y, z position, then x, y, z rotation.
+    pub channels: [Option<Channel>; 6],
+}
+
+/// A sequence's animation: for each blend, one [`BoneAnimation`] per bone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    num_bones: usize,
+    bones: Vec<BoneAnimation>,
+}
+
+impl Animation {
+    /// Number of blends.
+    pub fn num_blends(&self) -> usize {
+        self.bones.len().checked_div(self.num_bones).unwrap_or(0)
+    }
+
+    /// The bones of one blend, or `None` if there is no such blend.
+    pub fn blend(&self, blend: usize) -> Option<&[BoneAnimation]> {
+        let start = blend.checked_mul(self.num_bones)?;
+        self.bones.get(start..start.checked_add(self.num_bones)?)
+    }
+}
+
+/// One run: `total` frames, the first `valid` of which have their own value; the rest repeat
+/// the last one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run<'a> {
+    /// Frames with their own value.
+    pub valid: u8,
+    /// Frames the run covers.
+    pub total: u8,
+    values: &'a [u8],
+}
+
+impl Run<'_> {
+    /// The `i`th stored raw value, if `i < valid`.
+    pub fn value(&self, i: usize) -> Option<i16> {
+        let at = i.checked_mul(2)?;
+        let bytes = self.values.get(at..at.checked_add(2)?)?;
+        Some(i16::from_le_bytes([bytes[0], bytes[1]]))
+    }
+
+    /// The stored raw values, in order.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = i16> + '_ {
+        self.values.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+/// The runs of a channel, in order, as far as the file holds them. A run whose `total` is 0 is
+/// returned like any other (Valve's lookup steps over it); the walk always moves forward, so it
+/// ends with the file.
+#[derive(Clone, Debug)]
+pub struct Runs<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Runs<'a> {
+    pub(crate) fn new(data: &'a [u8], channel: Channel) -> Self {
+        Self { data, pos: channel.offset as usize }
+    }
+}
+
+impl<'a> Iterator for Runs<'a> {
+    type Item = Run<'a>;
+
+    fn next(&mut self) -> Option<Run<'a>> {
+        let header = self.data.get(self.pos..self.pos.checked_add(2)?)?;
+        let (valid, total) = (header[0], header[1]);
+        let start = self.pos + 2;
+        let end = start + 2 * usize::from(valid);
+        let values = self.data.get(start..end)?;
+        self.pos = end;
+        Some(Run { valid, total, values })
+    }
+}
+
+/// Reads a sequence's `mstudioanim_t` records from its group's file and checks every channel's
+/// runs for `frames` frames.
+pub(crate) fn read_animation(
+    file: &FileData<'_>,
+    sequence: usize,
+    anim_index: i32,
+    num_blends: usize,
+    num_bones: usize,
+    frames: u64,
+) -> Result<Animation> {
+    let count = num_blends.checked_mul(num_bones).and_then(|c| i32::try_from(c).ok());
+    let offset = file.offset(Record::Animation, Some(sequence), "animindex", anim_index)?;
+    let Some(count) = count else {
+        return Err(file.error(
+            Record::Animation,
+            Some(sequence),
+            offset,
+            Problem::TableOutside {
+                count: (num_blends as u64).saturating_mul(num_bones as u64),
+                size: 12,
+                offset,
+                len: file.len(),
+            },
+        ));
+    };
+    let table = file
+        .table::<RawAnim>(
+            Record::Animation,
+            TableField { count_field: "numblends × numbones", count, offset_field: "animindex", offset: anim_index },
+        )
+        .map_err(|mut e| {
+            e.place.index = Some(sequence);
+            e
+        })?;
+    let mut bones = Vec::with_capacity(table.len());
+    for (i, record_offset, raw) in table.iter() {
+        let (blend, bone) = (i / num_bones.max(1), i % num_bones.max(1));
+        let mut animation = BoneAnimation::default();
+        for (channel, (&relative, slot)) in raw.offset.iter().zip(&mut animation.channels).enumerate() {
+            if relative == 0 {
+                continue;
+            }
+            let start = record_offset + u64::from(relative);
+            let at = |detail| {
+                file.error(
+                    Record::Channel,
+                    Some(sequence),
+                    start,
+                    Problem::Channel { blend, bone, channel, detail },
+                )
+            };
+            check_runs(file, sequence, start, frames, at)?;
+            // The file's length fits in memory, so an offset inside it fits in u32 only when the
+            // file is under 4 GiB; larger files cannot be studio models (lengths are int32).
+            let offset = u32::try_from(start).map_err(|_| at(ChannelProblem::TooShort { covered: 0, frames }))?;
+            *slot = Some(Channel { offset });
+        }
+        bones.push(animation);
+    }
+    Ok(Animation { num_bones, bones })
+}
+
+/// Walks a channel's runs from `start` until they cover `frames` frames, checking each run's
+/// values lie inside the file. Every step moves forward by at least 2 bytes and is charged to
+/// the file's read budget, so neither runs of `total` 0 nor channels sharing data can hang it.
+fn check_runs(
+    file: &FileData<'_>,
+    sequence: usize,
+    start: u64,
+    frames: u64,
+    at: impl Fn(ChannelProblem) -> crate::Error,
+) -> Result<()> {
+    let bytes = file.bytes();
+    let mut covered = 0u64;
+    let mut pos = start;
+    while covered < frames {
+        let header = usize::try_from(pos).ok().and_then(|p| bytes.get(p..p.checked_add(2)?));
+        let Some(&[valid, total]) = header else {
+            return Err(at(ChannelProblem::TooShort { covered, frames }));
+        };
+        let run_len = 2 + 2 * u64::from(valid);
+        if pos + run_len > file.len() {
+            return Err(at(ChannelProblem::ValuesOutside { offset: pos, valid }));
+        }
+        file.charge(Record::Channel, Some(sequence), pos, run_len)?;
+        covered += u64::from(total);
+        pos += run_len;
+    }
+    Ok(())
+}

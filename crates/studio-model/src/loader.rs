@@ -1,0 +1,83 @@
+//! Finds a model's companion files on disk and parses the set.
+//!
+//! Companions are named after the main file (`nameT.mdl`, `name01.mdl`…) and matched
+//! case-insensitively, as real installs need (`hivet.mdl` beside `hive.mdl`).
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::model::{Model, ModelFiles, companions_needed, parse};
+
+/// A model loaded from disk, with the companion files that were used.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The parsed model.
+    pub model: Model,
+    /// The companion files read besides the main file.
+    pub companions: Vec<PathBuf>,
+}
+
+/// Why a model could not be loaded from disk.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The main file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The model set is not usable.
+    #[error("{}: {error}", path.display())]
+    Parse {
+        /// The main file.
+        path: PathBuf,
+        /// The error.
+        error: Error,
+    },
+}
+
+/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
+pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let exact = dir.join(name);
+    if exact.is_file() {
+        return Some(exact);
+    }
+    let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }).ok()?;
+    entries
+        .filter_map(|entry| entry.ok())
+        .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+        .map(|entry| dir.join(entry.file_name()))
+        .filter(|path| path.is_file())
+}
+
+/// Loads the model at `path` with whatever companion files it needs and has.
+pub fn load(path: &Path) -> Result<Loaded, LoadError> {
+    let io = |source| LoadError::Io { path: path.to_owned(), source };
+    let main = std::fs::read(path).map_err(io)?;
+    let parse_error = |error| LoadError::Parse { path: path.to_owned(), error };
+    let needed = companions_needed(&main).map_err(parse_error)?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+    let dir = path.parent().unwrap_or(Path::new(""));
+
+    let mut companions = Vec::new();
+    let mut read = |name: String| -> Option<Vec<u8>> {
+        let found = companion_path(dir, &name)?;
+        let bytes = std::fs::read(&found).ok()?;
+        companions.push(found);
+        Some(bytes)
+    };
+    let textures = if needed.texture_file { read(format!("{stem}T.mdl")) } else { None };
+    // A group count from a damaged header may be huge: only look for files that exist.
+    let groups: Vec<Option<Vec<u8>>> =
+        (1..=needed.group_files.min(99)).map(|g| read(format!("{stem}{g:02}.mdl"))).collect();
+    let files = ModelFiles {
+        stem,
+        main: &main,
+        textures: textures.as_deref(),
+        groups: groups.iter().map(|g| g.as_deref()).collect(),
+    };
+    let model = parse(&files).map_err(parse_error)?;
+    Ok(Loaded { model, companions })
+}

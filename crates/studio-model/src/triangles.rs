@@ -1,0 +1,90 @@
+//! Triangle commands: strips and fans of vertices, resolved into triangles
+//! (goldsrc-geometry.md, "Triangle commands").
+
+use crate::error::{Problem, Record, Result};
+use crate::raw::RawTriVertex;
+use crate::reader::FileData;
+
+/// One vertex of a triangle command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeshVertex {
+    /// Index into the submodel's vertices (valid).
+    pub vertex: u16,
+    /// Index into the submodel's normals (valid).
+    pub normal: u16,
+    /// Texel column; divide by the texture's width for a 0..1 coordinate.
+    pub s: i16,
+    /// Texel row; divide by the texture's height.
+    pub t: i16,
+}
+
+fn check_index(
+    file: &FileData<'_>,
+    mesh: usize,
+    offset: u64,
+    field: &'static str,
+    target: &'static str,
+    value: i16,
+    count: usize,
+) -> Result<u16> {
+    match u16::try_from(value) {
+        Ok(v) if usize::from(v) < count => Ok(v),
+        _ => Err(file.error(
+            Record::TriangleCommands,
+            Some(mesh),
+            offset,
+            Problem::BadTriangleIndex { field, value: i64::from(value), target, count },
+        )),
+    }
+}
+
+/// Reads the commands of mesh `mesh` at `triindex` up to the terminating 0: each command's
+/// vertices once, and its triangles as indices into them. A strip of n vertices makes n − 2
+/// triangles, odd ones with the first two vertices swapped to keep the facing (as OpenGL draws
+/// `GL_TRIANGLE_STRIP`); a fan's triangles all share its first vertex.
+pub(crate) fn read_triangle_commands(
+    file: &FileData<'_>,
+    mesh: usize,
+    triindex: i32,
+    num_verts: usize,
+    num_norms: usize,
+) -> Result<(Vec<MeshVertex>, Vec<[u32; 3]>)> {
+    let mut pos = file.offset(Record::TriangleCommands, Some(mesh), "triindex", triindex)?;
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::new();
+    loop {
+        let count = i16::from_le_bytes(
+            file.read::<[u8; 2]>(Record::TriangleCommands, Some(mesh), pos)?,
+        );
+        pos += 2;
+        if count == 0 {
+            break;
+        }
+        let n = usize::from(count.unsigned_abs());
+        let bytes = file.slice(Record::TriangleCommands, Some(mesh), pos, n as u64 * 8)?;
+        let first = vertices.len();
+        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+            let raw: RawTriVertex = bytemuck::pod_read_unaligned(chunk);
+            let at = pos + i as u64 * 8;
+            vertices.push(MeshVertex {
+                vertex: check_index(file, mesh, at, "vertex", "vertices", raw.vertex, num_verts)?,
+                normal: check_index(file, mesh, at + 2, "normal", "normals", raw.normal, num_norms)?,
+                s: raw.s,
+                t: raw.t,
+            });
+        }
+        pos += n as u64 * 8;
+        // `vertices` never outgrows the file's size / 8, which fits in u32 for any real model;
+        // an index that would not fit ends the resolution with the triangles so far.
+        let Ok(first) = u32::try_from(first) else { break };
+        for k in 0..n.saturating_sub(2) as u32 {
+            let (a, b, c) = (first + k, first + k + 1, first + k + 2);
+            triangles.push(match (count > 0, k % 2) {
+                (true, 0) => [a, b, c],
+                (true, _) => [b, a, c],
+                (false, _) => [first, b, c],
+            });
+        }
+    }
+    Ok((vertices, triangles))
+}

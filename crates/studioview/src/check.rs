@@ -1,0 +1,110 @@
+//! `studioview check PATH...`: validate models, one line each, and a summary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use studio_model::{companion_path, is_group_file, load};
+
+/// Runs the command: exit code 0 when no model failed.
+pub fn run(paths: &[PathBuf]) -> ExitCode {
+    let started = Instant::now();
+    let mut models = Vec::new();
+    let mut failed = 0usize;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for path in paths {
+        if path.is_dir() {
+            collect(path, &mut models);
+        } else if path.exists() {
+            models.push(path.clone());
+        } else {
+            failed += 1;
+            let _ = writeln!(out, "error {}: no such file or folder", path.display());
+        }
+    }
+    let (mut ok, mut warned, mut bytes) = (0usize, 0usize, 0u64);
+    for path in &models {
+        match load(path) {
+            Ok(loaded) => {
+                bytes += std::fs::metadata(path).map_or(0, |m| m.len());
+                bytes += loaded.companions.iter().filter_map(|c| std::fs::metadata(c).ok()).map(|m| m.len()).sum::<u64>();
+                if loaded.model.warnings.is_empty() {
+                    ok += 1;
+                    let _ = writeln!(out, "ok {}", path.display());
+                } else {
+                    warned += 1;
+                    let _ = writeln!(out, "warn {}: {} warning(s)", path.display(), loaded.model.warnings.len());
+                    for warning in &loaded.model.warnings {
+                        let _ = writeln!(out, "  {warning}");
+                    }
+                }
+            }
+            Err(error) => {
+                failed += 1;
+                let _ = writeln!(out, "error {}: {}", path.display(), error_text(&error));
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "{} models: {ok} ok, {warned} with warnings, {failed} failed ({:.1} MB in {:.3} s, {:.0} MB/s)",
+        models.len(),
+        bytes as f64 / 1e6,
+        secs,
+        bytes as f64 / 1e6 / secs.max(1e-9),
+    );
+    let _ = out.flush();
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// The error without the path, which the line already names.
+fn error_text(error: &studio_model::LoadError) -> String {
+    match error {
+        studio_model::LoadError::Io { source, .. } => source.to_string(),
+        studio_model::LoadError::Parse { error, .. } => error.to_string(),
+    }
+}
+
+/// Adds the main model files under `dir`, sorted, skipping companion files.
+fn collect(dir: &Path, models: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, models);
+        } else if is_mdl(&path) && !is_companion(&path) {
+            models.push(path);
+        }
+    }
+}
+
+fn is_mdl(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mdl"))
+}
+
+/// A texture file (`nameT.mdl`) or sequence group file (`name01.mdl`) beside its main file, or
+/// any file that starts like a sequence group file.
+pub fn is_companion(path: &Path) -> bool {
+    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return false };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let main_beside = |main_stem: &str| !main_stem.is_empty() && companion_path(dir, &format!("{main_stem}.mdl")).is_some();
+    if let Some(main_stem) = stem.strip_suffix(['t', 'T'])
+        && main_beside(main_stem)
+    {
+        return true;
+    }
+    let digits = stem.len().saturating_sub(2);
+    if stem.is_char_boundary(digits)
+        && stem[digits..].len() == 2
+        && stem[digits..].bytes().all(|b| b.is_ascii_digit())
+        && main_beside(&stem[..digits])
+    {
+        return true;
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && is_group_file(&head)
+}
