@@ -1,0 +1,242 @@
+//! No input can make the parser panic, hang or allocate out of proportion to its size:
+//! every truncation of every fixture, and a seeded mutation run over all shared models.
+//!
+//! `STUDIO_MUTATIONS` sets the number of mutated files (default 200,000) and
+//! `STUDIO_MUTATION_SEED` the seed, for longer runs; a failing file is written to the target
+//! directory with the seed and index in its name.
+
+mod common;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use studio_model::{ModelFiles, Problem, Record, parse};
+
+/// Allocation allowed per byte of input (textures decode to 4 bytes a pixel, vertices to
+/// `Vec3`s, group files are kept for the pose stage...) plus a fixed allowance.
+const ALLOC_PER_INPUT_BYTE: u64 = 40;
+const ALLOC_BASE: u64 = 1 << 20;
+
+/// One model set: the main file and its companions.
+#[derive(Clone)]
+struct Set {
+    name: String,
+    main: Vec<u8>,
+    textures: Option<Vec<u8>>,
+    groups: Vec<Option<Vec<u8>>>,
+}
+
+impl Set {
+    fn len(&self) -> u64 {
+        let companions: usize = self.textures.iter().chain(self.groups.iter().flatten()).map(Vec::len).sum();
+        (self.main.len() + companions) as u64
+    }
+
+
+    /// Parses it, checking that it neither panics nor allocates out of proportion; returns
+    /// whether it parsed.
+    fn check(&self, what: &str) -> Result<bool, String> {
+        let mut result = None;
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            let info = allocation_counter::measure(|| {
+                let files = ModelFiles {
+                    stem: &self.name,
+                    main: &self.main,
+                    textures: self.textures.as_deref(),
+                    groups: self.groups.iter().map(|g| g.as_deref()).collect(),
+                };
+                result = Some(parse(&files).map(|_| ()).map_err(|e| (e.to_string(), e)));
+            });
+            info.bytes_max
+        }));
+        let peak = run.map_err(|_| format!("{}: {what}: the parser panicked", self.name))?;
+        let limit = ALLOC_PER_INPUT_BYTE * self.len() + ALLOC_BASE;
+        if peak > limit {
+            return Err(format!("{}: {what}: peak allocation {peak} bytes for {} input bytes", self.name, self.len()));
+        }
+        match result {
+            Some(Ok(())) => Ok(true),
+            Some(Err((message, error))) => {
+                if !message.contains("at byte") {
+                    return Err(format!("{}: {what}: error without a place: {message}", self.name));
+                }
+                let _ = error;
+                Ok(false)
+            }
+            None => Err(format!("{}: {what}: no result", self.name)),
+        }
+    }
+}
+
+fn sets() -> Option<Vec<Set>> {
+    let shared = common::shared()?;
+    Some(
+        common::model_sets(&shared)
+            .into_iter()
+            .map(|(name, main, textures, groups)| Set { name, main, textures, groups })
+            .collect(),
+    )
+}
+
+#[test]
+fn every_truncation_of_every_fixture() {
+    let Some(sets) = sets() else { return };
+    let fixtures: Vec<&Set> = sets.iter().filter(|s| s.len() < 100_000).collect();
+    assert_eq!(fixtures.len(), 4);
+    let mut cases = 0;
+    for set in fixtures {
+        assert_eq!(set.check("untouched"), Ok(true));
+        for len in 0..set.main.len() {
+            let mut cut = set.clone();
+            cut.main.truncate(len);
+            let parsed = cut.check(&format!("main file cut to {len} bytes")).unwrap();
+            if len < 244 {
+                assert!(!parsed, "{}: a {len}-byte file has no complete header", set.name);
+            }
+            cases += 1;
+        }
+        // Companion files: a cut texture or group file is a warning, never a failure.
+        for which in 0..set.groups.len() + usize::from(set.textures.is_some()) {
+            let full = if which == 0 && set.textures.is_some() {
+                set.textures.as_ref().unwrap().len()
+            } else {
+                set.groups[which - usize::from(set.textures.is_some())].as_ref().unwrap().len()
+            };
+            for len in 0..full {
+                let mut cut = set.clone();
+                match (which, cut.textures.as_mut()) {
+                    (0, Some(t)) => t.truncate(len),
+                    _ => cut.groups[which - usize::from(set.textures.is_some())].as_mut().unwrap().truncate(len),
+                }
+                assert_eq!(cut.check(&format!("companion {which} cut to {len} bytes")), Ok(true));
+                cases += 1;
+            }
+        }
+    }
+    eprintln!("{cases} truncations checked");
+}
+
+#[test]
+fn short_header_error_names_the_place() {
+    let Some(sets) = sets() else { return };
+    let rle = sets.iter().find(|s| s.name == "rle").unwrap();
+    let error = studio_model::Model::parse(&rle.main[..100]).unwrap_err();
+    assert_eq!((error.place.record, error.place.offset), (Record::Header, 0));
+    assert_eq!(error.problem, Problem::Truncated { needed: 244, available: 100 });
+    assert_eq!(error.to_string(), "header at byte 0: 244 bytes needed here, but the file ends after 100");
+}
+
+/// xorshift64*: a small, seeded generator, so every run checks the same files.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Applies one to four mutations to `bytes`.
+fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
+    for _ in 0..1 + rng.below(4) {
+        let len = bytes.len();
+        if len < 4 {
+            return;
+        }
+        match rng.below(10) {
+            // Flip a few bits anywhere.
+            0 | 1 => {
+                for _ in 0..1 + rng.below(8) {
+                    let at = rng.below(len);
+                    bytes[at] ^= 1 << rng.below(8);
+                }
+            }
+            // Overwrite a header count or offset, or any aligned int32 (record counts and
+            // offsets are aligned), with a value chosen to hit the edges.
+            2..=6 => {
+                let at = if rng.below(3) == 0 { 136 + 4 * rng.below(27) } else { 4 * rng.below(len / 4) };
+                if at + 4 > len {
+                    continue;
+                }
+                let value: i64 = match rng.below(12) {
+                    0 => 0,
+                    1 => -1,
+                    2 => i64::from(i32::MAX),
+                    3 => i64::from(i32::MIN),
+                    4 => 0x7FFF,
+                    5 => len as i64,
+                    6 => len as i64 - 1,
+                    7 => len as i64 - 4,
+                    8 => len as i64 - 1 - rng.below(64) as i64,
+                    9 => rng.below(len) as i64,
+                    10 => 1 + rng.below(300) as i64,
+                    _ => rng.next() as i32 as i64,
+                };
+                bytes[at..at + 4].copy_from_slice(&(value as i32).to_le_bytes());
+            }
+            // Overwrite an int16 (triangle commands, skin table, animation offsets and runs).
+            7 | 8 => {
+                let at = 2 * rng.below(len / 2);
+                let value: i16 = match rng.below(6) {
+                    0 => 0,
+                    1 => -1,
+                    2 => i16::MAX,
+                    3 => i16::MIN,
+                    4 => rng.below(64) as i16,
+                    _ => rng.next() as i16,
+                };
+                bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
+            }
+            // Cut the end off.
+            _ => {
+                let keep = len - rng.below(len.min(4096));
+                bytes.truncate(keep);
+            }
+        }
+    }
+}
+
+#[test]
+fn seeded_mutations_never_panic_or_run_away() {
+    let Some(sets) = sets() else { return };
+    let count: usize = std::env::var("STUDIO_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let seed: u64 = std::env::var("STUDIO_MUTATION_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED_0010);
+    let mut rng = Rng(seed | 1);
+    let (small, large): (Vec<&Set>, Vec<&Set>) = sets.iter().partition(|s| s.len() < 100_000);
+    let started = Instant::now();
+    let mut parsed = 0usize;
+    for i in 0..count {
+        // One in a hundred mutates a real (large) model; the rest the fixtures, whose tables
+        // are all within reach of a few mutations.
+        let set = if i % 100 == 99 { large[rng.below(large.len())] } else { small[rng.below(small.len())] };
+        let mut file = set.clone();
+        let companions = usize::from(file.textures.is_some()) + file.groups.len();
+        let target = if companions > 0 && rng.below(4) == 0 { 1 + rng.below(companions) } else { 0 };
+        match target {
+            0 => mutate(&mut rng, &mut file.main),
+            1 if file.textures.is_some() => mutate(&mut rng, file.textures.as_mut().unwrap()),
+            t => mutate(&mut rng, file.groups[t - 1 - usize::from(file.textures.is_some())].as_mut().unwrap()),
+        }
+        match file.check(&format!("mutation {i} of seed {seed:#x}")) {
+            Ok(ok) => parsed += usize::from(ok),
+            Err(message) => {
+                let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mutation-{seed:x}-{i}.mdl"));
+                let _ = std::fs::write(&out, &file.main);
+                panic!("{message} (main file written to {})", out.display());
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{count} mutated files ({parsed} still parsed) in {secs:.2} s: {:.0} mutations per second",
+        count as f64 / secs
+    );
+    // The run must exercise both outcomes, or the mutations are too weak or too strong.
+    assert!(parsed > count / 20 && parsed < count - count / 20, "{parsed} of {count} parsed");
+}
