@@ -129,7 +129,12 @@ pub(crate) fn read_animation(
     let table = file
         .table::<RawAnim>(
             Record::Animation,
-            TableField { count_field: "numblends × numbones", count, offset_field: "animindex", offset: anim_index },
+            TableField {
+                count_field: "numblends × numbones",
+                count,
+                offset_field: "animindex",
+                offset: anim_index,
+            },
         )
         .map_err(|mut e| {
             e.place.index = Some(sequence);
@@ -155,7 +160,8 @@ pub(crate) fn read_animation(
             check_runs(file, sequence, start, frames, at)?;
             // The file's length fits in memory, so an offset inside it fits in u32 only when the
             // file is under 4 GiB; larger files cannot be studio models (lengths are int32).
-            let offset = u32::try_from(start).map_err(|_| at(ChannelProblem::TooShort { covered: 0, frames }))?;
+            let offset =
+                u32::try_from(start).map_err(|_| at(ChannelProblem::TooShort { covered: 0, frames }))?;
             *slot = Some(Channel { offset });
         }
         bones.push(animation);
@@ -190,4 +196,76 @@ fn check_runs(
         pos += run_len;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{Error, FileRole};
+
+    fn check(bytes: &[u8], start: u64, frames: u64) -> Result<()> {
+        let file = FileData::new(bytes, FileRole::Main);
+        check_runs(&file, 0, start, frames, |detail| Error {
+            place: file.place(Record::Channel, Some(0), start),
+            problem: Problem::Channel { blend: 0, bone: 0, channel: 0, detail },
+        })
+    }
+
+    fn detail(result: Result<()>) -> ChannelProblem {
+        match result.unwrap_err().problem {
+            Problem::Channel { detail, .. } => detail,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn worked_example_covers_five_frames_and_no_more() {
+        let bytes = [3, 5, 10, 0, 20, 0, 30, 0];
+        assert!(check(&bytes, 0, 5).is_ok());
+        assert_eq!(detail(check(&bytes, 0, 6)), ChannelProblem::TooShort { covered: 5, frames: 6 });
+        let runs: Vec<_> = Runs::new(&bytes, Channel { offset: 0 }).collect();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].values().collect::<Vec<_>>(), [10, 20, 30]);
+    }
+
+    #[test]
+    fn runs_of_total_zero_are_stepped_over_and_cannot_hang() {
+        // Two empty runs (valid 0 and valid 1), then a run of 4 frames.
+        let bytes = [0, 0, 1, 0, 7, 0, 2, 4, 1, 0, 2, 0];
+        assert!(check(&bytes, 0, 4).is_ok());
+        let totals: Vec<u8> = Runs::new(&bytes, Channel { offset: 0 }).map(|r| r.total).collect();
+        assert_eq!(totals, [0, 0, 4]);
+        // A file of nothing but empty runs ends the walk at its end.
+        let zeros = vec![0u8; 10_000];
+        assert_eq!(detail(check(&zeros, 0, 1)), ChannelProblem::TooShort { covered: 0, frames: 1 });
+        assert_eq!(Runs::new(&zeros, Channel { offset: 0 }).count(), 5_000);
+    }
+
+    #[test]
+    fn values_past_the_end_are_an_error() {
+        let bytes = [3, 5, 10, 0, 20, 0];
+        assert_eq!(detail(check(&bytes, 0, 1)), ChannelProblem::ValuesOutside { offset: 0, valid: 3 });
+        assert_eq!(Runs::new(&bytes, Channel { offset: 0 }).count(), 0);
+    }
+
+    #[test]
+    fn channels_sharing_one_long_chain_exhaust_the_budget() {
+        // 1 MB of one-frame runs: each walk of all of it is allowed, but not many of them.
+        let mut bytes = Vec::new();
+        for _ in 0..(1 << 18) {
+            bytes.extend_from_slice(&[1, 1, 0, 0]);
+        }
+        let file = FileData::new(&bytes, FileRole::Main);
+        let frames = 1 << 18;
+        let walk = || {
+            check_runs(&file, 0, 0, frames, |detail| Error {
+                place: file.place(Record::Channel, Some(0), 0),
+                problem: Problem::Channel { blend: 0, bone: 0, channel: 0, detail },
+            })
+        };
+        for _ in 0..4 {
+            walk().unwrap();
+        }
+        assert!(matches!(walk().unwrap_err().problem, Problem::TooManyRuns(_)));
+    }
 }

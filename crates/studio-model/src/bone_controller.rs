@@ -80,8 +80,15 @@ pub(crate) fn read_bone_controllers(
                 warnings.push(place, WarningKind::UnknownValue { field: "type", value: i64::from(raw.kind) });
             }
             if !(0..=4).contains(&raw.index) {
-                let consequence = if raw.index < 0 { "the controller is ignored" } else { "treated as the mouth, as the game does" };
-                warnings.push(place, WarningKind::Unusable { field: "index", value: i64::from(raw.index), consequence });
+                let consequence = if raw.index < 0 {
+                    "the controller is ignored"
+                } else {
+                    "treated as the mouth, as the game does"
+                };
+                warnings.push(
+                    place,
+                    WarningKind::Unusable { field: "index", value: i64::from(raw.index), consequence },
+                );
             }
             Ok(BoneController {
                 bone,

@@ -146,7 +146,9 @@ pub enum Problem {
         value: i64,
     },
     /// A table does not fit in the file.
-    #[error("{count} records of {size} bytes from offset {offset} run past the end of the file ({len} bytes)")]
+    #[error(
+        "{count} records of {size} bytes from offset {offset} run past the end of the file ({len} bytes)"
+    )]
     TableOutside {
         /// Records in the table.
         count: u64,

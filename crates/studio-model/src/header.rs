@@ -61,7 +61,7 @@ impl Header {
 }
 
 fn check_id(file: &FileData<'_>, id: [u8; 4], expected: &'static str) -> Result<()> {
-    if &id != expected.as_bytes() {
+    if id != expected.as_bytes() {
         return Err(file.error(
             Record::Header,
             None,

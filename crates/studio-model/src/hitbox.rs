@@ -8,16 +8,8 @@ use crate::raw::{RawHeader, RawHitbox};
 use crate::reader::{FileData, table};
 
 /// Half-Life's hit group names (monsters.h), indexed by group number.
-pub const HIT_GROUP_NAMES: [&str; 8] = [
-    "generic",
-    "head",
-    "chest",
-    "stomach",
-    "left arm",
-    "right arm",
-    "left leg",
-    "right leg",
-];
+pub const HIT_GROUP_NAMES: [&str; 8] =
+    ["generic", "head", "chest", "stomach", "left arm", "right arm", "left leg", "right leg"];
 
 /// The name Half-Life's game code gives a hit group, if it is one of the standard eight.
 pub fn hit_group_name(group: i32) -> Option<&'static str> {
@@ -37,7 +29,11 @@ pub struct Hitbox {
     pub bbmax: Vec3,
 }
 
-pub(crate) fn read_hitboxes(file: &FileData<'_>, header: &RawHeader, num_bones: usize) -> Result<Vec<Hitbox>> {
+pub(crate) fn read_hitboxes(
+    file: &FileData<'_>,
+    header: &RawHeader,
+    num_bones: usize,
+) -> Result<Vec<Hitbox>> {
     let table = file.table::<RawHitbox>(Record::Hitbox, table!(header, numhitboxes, hitboxindex))?;
     table
         .iter()

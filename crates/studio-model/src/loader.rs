@@ -34,7 +34,7 @@ pub enum LoadError {
         /// The main file.
         path: PathBuf,
         /// The error.
-        error: Error,
+        error: Box<Error>,
     },
 }
 
@@ -56,7 +56,7 @@ pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     let io = |source| LoadError::Io { path: path.to_owned(), source };
     let main = std::fs::read(path).map_err(io)?;
-    let parse_error = |error| LoadError::Parse { path: path.to_owned(), error };
+    let parse_error = |error| LoadError::Parse { path: path.to_owned(), error: Box::new(error) };
     let needed = companions_needed(&main).map_err(parse_error)?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     let dir = path.parent().unwrap_or(Path::new(""));

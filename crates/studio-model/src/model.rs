@@ -1,6 +1,6 @@
 //! The whole model set: main file plus companions, parsed into one owned [`Model`].
 
-use crate::animation::read_animation;
+use crate::animation::{Channel, Runs, read_animation};
 use crate::attachment::{Attachment, read_attachments};
 use crate::body_part::{BodyPart, read_body_parts};
 use crate::bone::{Bone, read_bones};
@@ -118,12 +118,17 @@ impl Model {
         self.sequence_groups.get(sequence.group)
     }
 
-    /// The bytes a sequence's channels are read from (see [`crate::Channel`]).
+    /// The bytes a sequence's channels are read from: its group's file (see [`Channel`]).
     pub fn animation_data(&self, sequence: &Sequence) -> &[u8] {
         match self.sequence_groups.get(sequence.group) {
             Some(group) => &group.data,
             None => &self.main_data,
         }
+    }
+
+    /// The runs of one of a sequence's channels.
+    pub fn runs(&self, sequence: &Sequence, channel: Channel) -> Runs<'_> {
+        Runs::new(self.animation_data(sequence), channel)
     }
 
     /// The texture a mesh of skin slot `skin_ref` shows in skin family `family`.
@@ -147,7 +152,8 @@ pub fn parse(files: &ModelFiles<'_>) -> Result<Model> {
     let attachments = read_attachments(&main, &raw, bones.len())?;
     let transitions = read_transitions(&main, &raw, &mut warnings)?;
     let body_parts = read_body_parts(&main, &raw, bones.len(), &mut warnings)?;
-    let sequences = read_animations(files, &main, sequences, &mut sequence_groups, bones.len(), &mut warnings)?;
+    let sequences =
+        read_animations(files, &main, sequences, &mut sequence_groups, bones.len(), &mut warnings)?;
     let (textures, skins, texture_source) = read_texture_set(files, &main, &raw, &mut warnings)?;
 
     let counts = [
@@ -194,17 +200,20 @@ fn check_header(main: &FileData<'_>, raw: &RawHeader, warnings: &mut Warnings) {
     }
     let known = MODEL_FLAG_NAMES.iter().fold(0, |all, (bit, _)| all | bit);
     if raw.flags & !known != 0 {
-        warnings.push(main.place(Record::Header, None, 136), WarningKind::UnknownValue {
-            field: "flags",
-            value: i64::from(raw.flags),
-        });
+        warnings.push(
+            main.place(Record::Header, None, 136),
+            WarningKind::UnknownValue { field: "flags", value: i64::from(raw.flags) },
+        );
     }
     if raw.numseqgroups == 0 && raw.numseq > 0 {
-        warnings.push(main.place(Record::Header, None, 172), WarningKind::Unusable {
-            field: "numseqgroups",
-            value: 0,
-            consequence: "group 0 is taken to be the main file, as the game does",
-        });
+        warnings.push(
+            main.place(Record::Header, None, 172),
+            WarningKind::Unusable {
+                field: "numseqgroups",
+                value: 0,
+                consequence: "group 0 is taken to be the main file, as the game does",
+            },
+        );
     }
 }
 

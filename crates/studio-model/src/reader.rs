@@ -52,18 +52,18 @@ impl<'a> FileData<'a> {
         Place { file: self.role, record, index, offset }
     }
 
-    pub(crate) fn error(
-        &self,
-        record: Record,
-        index: Option<usize>,
-        offset: u64,
-        problem: Problem,
-    ) -> Error {
+    pub(crate) fn error(&self, record: Record, index: Option<usize>, offset: u64, problem: Problem) -> Error {
         Error { place: self.place(record, index, offset), problem }
     }
 
     /// Takes `amount` from the read budget.
-    pub(crate) fn charge(&self, record: Record, index: Option<usize>, offset: u64, amount: u64) -> Result<()> {
+    pub(crate) fn charge(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        offset: u64,
+        amount: u64,
+    ) -> Result<()> {
         match self.budget.get().checked_sub(amount) {
             Some(left) => {
                 self.budget.set(left);
@@ -111,9 +111,8 @@ impl<'a> FileData<'a> {
         field: &'static str,
         value: i32,
     ) -> Result<u64> {
-        u64::try_from(value).map_err(|_| {
-            self.error(record, index, 0, Problem::Negative { field, value: i64::from(value) })
-        })
+        u64::try_from(value)
+            .map_err(|_| self.error(record, index, 0, Problem::Negative { field, value: i64::from(value) }))
     }
 
     /// A table of `count` records of `T` at `offset`, both read from the file: checked to lie
@@ -130,12 +129,7 @@ impl<'a> FileData<'a> {
             .map_err(|_| at(Problem::Negative { field: offset_field, value: i64::from(offset) }))?;
         let size = size_of::<T>() as u64;
         let outside = || {
-            self.error(
-                record,
-                None,
-                offset,
-                Problem::TableOutside { count, size, offset, len: self.len() },
-            )
+            self.error(record, None, offset, Problem::TableOutside { count, size, offset, len: self.len() })
         };
         let total = count.checked_mul(size).ok_or_else(outside)?;
         if offset.checked_add(total).is_none_or(|end| end > self.len()) {
@@ -184,9 +178,10 @@ impl<'a, T: Pod> Table<'a, T> {
     pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = (usize, u64, T)> + 'a {
         let base = self.offset;
         let size = size_of::<T>();
-        self.bytes.chunks_exact(size).enumerate().map(move |(i, chunk)| {
-            (i, base + (i * size) as u64, bytemuck::pod_read_unaligned(chunk))
-        })
+        self.bytes
+            .chunks_exact(size)
+            .enumerate()
+            .map(move |(i, chunk)| (i, base + (i * size) as u64, bytemuck::pod_read_unaligned(chunk)))
     }
 }
 

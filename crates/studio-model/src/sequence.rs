@@ -118,20 +118,26 @@ pub(crate) fn read_sequences(
         let num_frames = u32::try_from(raw.numframes)
             .map_err(|_| at(Problem::Negative { field: "numframes", value: i64::from(raw.numframes) }))?;
         if num_frames == 0 {
-            warnings.push(place, WarningKind::Unusable {
-                field: "numframes",
-                value: 0,
-                consequence: "read as one frame, as the game does",
-            });
+            warnings.push(
+                place,
+                WarningKind::Unusable {
+                    field: "numframes",
+                    value: 0,
+                    consequence: "read as one frame, as the game does",
+                },
+            );
         }
         let num_blends = match usize::try_from(raw.numblends) {
             Ok(n) if n >= 1 => n,
             _ => {
-                warnings.push(place, WarningKind::Unusable {
-                    field: "numblends",
-                    value: i64::from(raw.numblends),
-                    consequence: "read as 1 blend, as the game does",
-                });
+                warnings.push(
+                    place,
+                    WarningKind::Unusable {
+                        field: "numblends",
+                        value: i64::from(raw.numblends),
+                        consequence: "read as 1 blend, as the game does",
+                    },
+                );
                 1
             }
         };
@@ -149,11 +155,14 @@ pub(crate) fn read_sequences(
         };
         let motion_bone = usize::try_from(raw.motionbone).ok().filter(|&b| b < num_bones);
         if motion_bone.is_none() && raw.motiontype & (STUDIO_X | STUDIO_Y | STUDIO_Z) != 0 {
-            warnings.push(place, WarningKind::Unusable {
-                field: "motionbone",
-                value: i64::from(raw.motionbone),
-                consequence: "names no bone; motion extraction is skipped",
-            });
+            warnings.push(
+                place,
+                WarningKind::Unusable {
+                    field: "motionbone",
+                    value: i64::from(raw.motionbone),
+                    consequence: "names no bone; motion extraction is skipped",
+                },
+            );
         }
         if raw.flags & !STUDIO_LOOPING != 0 {
             warnings.push(place, WarningKind::UnknownValue { field: "flags", value: i64::from(raw.flags) });
@@ -161,7 +170,12 @@ pub(crate) fn read_sequences(
         let events = file
             .table::<RawEvent>(Record::Event, table!(raw, numevents, eventindex))?
             .iter()
-            .map(|(_, _, e)| Event { frame: e.frame, event: e.event, kind: e.kind, options: name(&e.options) })
+            .map(|(_, _, e)| Event {
+                frame: e.frame,
+                event: e.event,
+                kind: e.kind,
+                options: name(&e.options),
+            })
             .collect();
         let pivots = file
             .table::<RawPivot>(Record::Pivot, table!(raw, numpivots, pivotindex))?

@@ -1,7 +1,6 @@
 //! Sequence groups, `mstudioseqgroup_t` (goldsrc-sequences.md, "Sequence groups"), and the
 //! bytes their animation runs are read from.
 
-use crate::animation::{Channel, Runs};
 use crate::error::{Error, Record, Result};
 use crate::raw::{RawHeader, RawSequenceGroup};
 use crate::reader::{FileData, name, table};
@@ -37,16 +36,6 @@ impl SequenceGroup {
     /// Whether its sequences can be played.
     pub fn is_available(&self) -> bool {
         self.status == GroupStatus::Loaded
-    }
-
-    /// The bytes of the file its animation offsets count from.
-    pub fn data(&self) -> &[u8] {
-        &self.data
-    }
-
-    /// The runs of one of its sequences' channels.
-    pub fn runs(&self, channel: Channel) -> Runs<'_> {
-        Runs::new(&self.data, channel)
     }
 }
 

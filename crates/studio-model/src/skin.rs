@@ -61,7 +61,11 @@ pub(crate) fn read_skins(
     if let Some(&bad) = table.iter().find(|&&t| usize::try_from(t).map_or(true, |t| t >= num_textures)) {
         warnings.push(
             file.place(Record::SkinTable, None, offset),
-            WarningKind::Unusable { field: "texture", value: i64::from(bad), consequence: "names no texture; meshes using it are drawn untextured" },
+            WarningKind::Unusable {
+                field: "texture",
+                value: i64::from(bad),
+                consequence: "names no texture; meshes using it are drawn untextured",
+            },
         );
     }
     Ok(Skins { num_refs, table })

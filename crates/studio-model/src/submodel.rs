@@ -45,7 +45,13 @@ pub struct Submodel {
     pub normal_bones: Vec<u8>,
 }
 
-fn read_points(file: &FileData<'_>, record: Record, index: usize, count: usize, offset: i32) -> Result<Vec<Vec3>> {
+fn read_points(
+    file: &FileData<'_>,
+    record: Record,
+    index: usize,
+    count: usize,
+    offset: i32,
+) -> Result<Vec<Vec3>> {
     if count == 0 {
         return Ok(Vec::new());
     }
@@ -75,15 +81,28 @@ fn read_point_bones(
             record,
             Some(i),
             offset + i as u64,
-            Problem::BadReference { field: "bone", value: i64::from(bones[i]), target: "bone", count: num_bones },
+            Problem::BadReference {
+                field: "bone",
+                value: i64::from(bones[i]),
+                target: "bone",
+                count: num_bones,
+            },
         ));
     }
     Ok(bones.to_vec())
 }
 
-fn count(file: &FileData<'_>, record: Record, index: usize, offset: u64, field: &'static str, value: i32) -> Result<usize> {
-    usize::try_from(value)
-        .map_err(|_| file.error(record, Some(index), offset, Problem::Negative { field, value: i64::from(value) }))
+fn count(
+    file: &FileData<'_>,
+    record: Record,
+    index: usize,
+    offset: u64,
+    field: &'static str,
+    value: i32,
+) -> Result<usize> {
+    usize::try_from(value).map_err(|_| {
+        file.error(record, Some(index), offset, Problem::Negative { field, value: i64::from(value) })
+    })
 }
 
 pub(crate) fn read_submodels(
@@ -113,7 +132,10 @@ pub(crate) fn read_submodels(
                     if usize::try_from(mesh.numtris).ok() != Some(triangles.len()) {
                         warnings.push(
                             file.place(Record::Mesh, Some(mesh_index), mesh_offset),
-                            WarningKind::TriangleCount { stored: i64::from(mesh.numtris), actual: triangles.len() },
+                            WarningKind::TriangleCount {
+                                stored: i64::from(mesh.numtris),
+                                actual: triangles.len(),
+                            },
                         );
                     }
                     Ok(Mesh {

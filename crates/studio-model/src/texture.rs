@@ -69,7 +69,11 @@ impl Texture {
     }
 }
 
-pub(crate) fn read_textures(file: &FileData<'_>, header: &RawHeader, warnings: &mut Warnings) -> Result<Vec<Texture>> {
+pub(crate) fn read_textures(
+    file: &FileData<'_>,
+    header: &RawHeader,
+    warnings: &mut Warnings,
+) -> Result<Vec<Texture>> {
     let table = file.table::<RawTexture>(Record::Texture, table!(header, numtextures, textureindex))?;
     table
         .iter()
@@ -81,7 +85,8 @@ pub(crate) fn read_textures(file: &FileData<'_>, header: &RawHeader, warnings: &
                 .map_err(|_| at(Problem::Negative { field: "height", value: i64::from(raw.height) }))?;
             let place = file.place(Record::Texture, Some(index), offset);
             if raw.flags & !KNOWN_FLAGS != 0 {
-                warnings.push(place, WarningKind::UnknownValue { field: "flags", value: i64::from(raw.flags) });
+                warnings
+                    .push(place, WarningKind::UnknownValue { field: "flags", value: i64::from(raw.flags) });
             }
             let pixels_at = file.offset(Record::TexturePixels, Some(index), "index", raw.index)?;
             let count = u64::from(width) * u64::from(height);

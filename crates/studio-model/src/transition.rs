@@ -58,7 +58,11 @@ pub(crate) fn read_transitions(
     if let Some(&bad) = table.iter().find(|&&node| usize::from(node) > count) {
         warnings.push(
             file.place(Record::Transitions, None, offset),
-            WarningKind::Unusable { field: "node", value: i64::from(bad), consequence: "names no node; paths through it are ignored" },
+            WarningKind::Unusable {
+                field: "node",
+                value: i64::from(bad),
+                consequence: "names no node; paths through it are ignored",
+            },
         );
     }
     Ok(Transitions { count, table })

@@ -53,9 +53,7 @@ pub(crate) fn read_triangle_commands(
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
     loop {
-        let count = i16::from_le_bytes(
-            file.read::<[u8; 2]>(Record::TriangleCommands, Some(mesh), pos)?,
-        );
+        let count = i16::from_le_bytes(file.read::<[u8; 2]>(Record::TriangleCommands, Some(mesh), pos)?);
         pos += 2;
         if count == 0 {
             break;
@@ -87,4 +85,40 @@ pub(crate) fn read_triangle_commands(
         }
     }
     Ok((vertices, triangles))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::FileRole;
+
+    /// Commands as int16s: each command's count, then (vertex, normal, s, t) per vertex.
+    fn commands(words: &[i16]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    fn vertex_order(words: &[i16]) -> Vec<[u16; 3]> {
+        let bytes = commands(words);
+        let file = FileData::new(&bytes, FileRole::Main);
+        let (vertices, triangles) = read_triangle_commands(&file, 0, 0, 10, 10).unwrap();
+        triangles.iter().map(|t| t.map(|i| vertices[i as usize].vertex)).collect()
+    }
+
+    #[test]
+    fn strips_alternate_winding_and_fans_share_the_first_vertex() {
+        let strip = [5, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0];
+        assert_eq!(vertex_order(&strip), [[0, 1, 2], [2, 1, 3], [2, 3, 4]]);
+        let fan = [-4, 5, 0, 0, 0, 6, 0, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 0];
+        assert_eq!(vertex_order(&fan), [[5, 6, 7], [5, 7, 8]]);
+        // Degenerate commands of one or two vertices make no triangles.
+        assert_eq!(vertex_order(&[2, 0, 0, 0, 0, 1, 0, 0, 0, -1, 3, 0, 0, 0, 0]), Vec::<[u16; 3]>::new());
+    }
+
+    #[test]
+    fn a_fan_of_32768_vertices_is_read_without_overflow() {
+        let bytes = commands(&[i16::MIN, 0, 0, 0, 0]);
+        let file = FileData::new(&bytes, FileRole::Main);
+        let error = read_triangle_commands(&file, 0, 0, 10, 10).unwrap_err();
+        assert_eq!(error.problem, Problem::Truncated { needed: 32768 * 8, available: 8 });
+    }
 }

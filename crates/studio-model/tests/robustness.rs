@@ -10,72 +10,43 @@ mod common;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
-use studio_model::{ModelFiles, Problem, Record, parse};
+use common::ModelSet as Set;
+use studio_model::{Problem, Record};
 
 /// Allocation allowed per byte of input (textures decode to 4 bytes a pixel, vertices to
 /// `Vec3`s, group files are kept for the pose stage...) plus a fixed allowance.
 const ALLOC_PER_INPUT_BYTE: u64 = 40;
 const ALLOC_BASE: u64 = 1 << 20;
 
-/// One model set: the main file and its companions.
-#[derive(Clone)]
-struct Set {
-    name: String,
-    main: Vec<u8>,
-    textures: Option<Vec<u8>>,
-    groups: Vec<Option<Vec<u8>>>,
-}
-
-impl Set {
-    fn len(&self) -> u64 {
-        let companions: usize = self.textures.iter().chain(self.groups.iter().flatten()).map(Vec::len).sum();
-        (self.main.len() + companions) as u64
+/// Parses a set, checking that it neither panics nor allocates out of proportion; returns
+/// whether it parsed.
+fn check(set: &Set, what: &str) -> Result<bool, String> {
+    let mut result = None;
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let info = allocation_counter::measure(|| {
+            result = Some(set.parse().map(|_| ()).map_err(|e| e.to_string()));
+        });
+        info.bytes_max
+    }));
+    let peak = run.map_err(|_| format!("{}: {what}: the parser panicked", set.name))?;
+    let limit = ALLOC_PER_INPUT_BYTE * set.len() + ALLOC_BASE;
+    if peak > limit {
+        return Err(format!(
+            "{}: {what}: peak allocation {peak} bytes for {} input bytes",
+            set.name,
+            set.len()
+        ));
     }
-
-
-    /// Parses it, checking that it neither panics nor allocates out of proportion; returns
-    /// whether it parsed.
-    fn check(&self, what: &str) -> Result<bool, String> {
-        let mut result = None;
-        let run = catch_unwind(AssertUnwindSafe(|| {
-            let info = allocation_counter::measure(|| {
-                let files = ModelFiles {
-                    stem: &self.name,
-                    main: &self.main,
-                    textures: self.textures.as_deref(),
-                    groups: self.groups.iter().map(|g| g.as_deref()).collect(),
-                };
-                result = Some(parse(&files).map(|_| ()).map_err(|e| (e.to_string(), e)));
-            });
-            info.bytes_max
-        }));
-        let peak = run.map_err(|_| format!("{}: {what}: the parser panicked", self.name))?;
-        let limit = ALLOC_PER_INPUT_BYTE * self.len() + ALLOC_BASE;
-        if peak > limit {
-            return Err(format!("{}: {what}: peak allocation {peak} bytes for {} input bytes", self.name, self.len()));
-        }
-        match result {
-            Some(Ok(())) => Ok(true),
-            Some(Err((message, error))) => {
-                if !message.contains("at byte") {
-                    return Err(format!("{}: {what}: error without a place: {message}", self.name));
-                }
-                let _ = error;
-                Ok(false)
-            }
-            None => Err(format!("{}: {what}: no result", self.name)),
-        }
+    match result {
+        Some(Ok(())) => Ok(true),
+        Some(Err(message)) if message.contains("at byte") => Ok(false),
+        Some(Err(message)) => Err(format!("{}: {what}: error without a place: {message}", set.name)),
+        None => Err(format!("{}: {what}: no result", set.name)),
     }
 }
 
 fn sets() -> Option<Vec<Set>> {
-    let shared = common::shared()?;
-    Some(
-        common::model_sets(&shared)
-            .into_iter()
-            .map(|(name, main, textures, groups)| Set { name, main, textures, groups })
-            .collect(),
-    )
+    Some(common::model_sets(&common::shared()?))
 }
 
 #[test]
@@ -85,30 +56,22 @@ fn every_truncation_of_every_fixture() {
     assert_eq!(fixtures.len(), 4);
     let mut cases = 0;
     for set in fixtures {
-        assert_eq!(set.check("untouched"), Ok(true));
+        assert_eq!(check(set, "untouched"), Ok(true));
         for len in 0..set.main.len() {
             let mut cut = set.clone();
             cut.main.truncate(len);
-            let parsed = cut.check(&format!("main file cut to {len} bytes")).unwrap();
+            let parsed = check(&cut, &format!("main file cut to {len} bytes")).unwrap();
             if len < 244 {
                 assert!(!parsed, "{}: a {len}-byte file has no complete header", set.name);
             }
             cases += 1;
         }
         // Companion files: a cut texture or group file is a warning, never a failure.
-        for which in 0..set.groups.len() + usize::from(set.textures.is_some()) {
-            let full = if which == 0 && set.textures.is_some() {
-                set.textures.as_ref().unwrap().len()
-            } else {
-                set.groups[which - usize::from(set.textures.is_some())].as_ref().unwrap().len()
-            };
-            for len in 0..full {
+        for which in 0..set.num_companions() {
+            for len in 0..set.clone().companion_mut(which).len() {
                 let mut cut = set.clone();
-                match (which, cut.textures.as_mut()) {
-                    (0, Some(t)) => t.truncate(len),
-                    _ => cut.groups[which - usize::from(set.textures.is_some())].as_mut().unwrap().truncate(len),
-                }
-                assert_eq!(cut.check(&format!("companion {which} cut to {len} bytes")), Ok(true));
+                cut.companion_mut(which).truncate(len);
+                assert_eq!(check(&cut, &format!("companion {which} cut to {len} bytes")), Ok(true));
                 cases += 1;
             }
         }
@@ -206,7 +169,8 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
 fn seeded_mutations_never_panic_or_run_away() {
     let Some(sets) = sets() else { return };
     let count: usize = std::env::var("STUDIO_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
-    let seed: u64 = std::env::var("STUDIO_MUTATION_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED_0010);
+    let seed: u64 =
+        std::env::var("STUDIO_MUTATION_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED_0010);
     let mut rng = Rng(seed | 1);
     let (small, large): (Vec<&Set>, Vec<&Set>) = sets.iter().partition(|s| s.len() < 100_000);
     let started = Instant::now();
@@ -216,17 +180,18 @@ fn seeded_mutations_never_panic_or_run_away() {
         // are all within reach of a few mutations.
         let set = if i % 100 == 99 { large[rng.below(large.len())] } else { small[rng.below(small.len())] };
         let mut file = set.clone();
-        let companions = usize::from(file.textures.is_some()) + file.groups.len();
-        let target = if companions > 0 && rng.below(4) == 0 { 1 + rng.below(companions) } else { 0 };
-        match target {
-            0 => mutate(&mut rng, &mut file.main),
-            1 if file.textures.is_some() => mutate(&mut rng, file.textures.as_mut().unwrap()),
-            t => mutate(&mut rng, file.groups[t - 1 - usize::from(file.textures.is_some())].as_mut().unwrap()),
+        let companions = file.num_companions();
+        if companions > 0 && rng.below(4) == 0 {
+            let which = rng.below(companions);
+            mutate(&mut rng, file.companion_mut(which));
+        } else {
+            mutate(&mut rng, &mut file.main);
         }
-        match file.check(&format!("mutation {i} of seed {seed:#x}")) {
+        match check(&file, &format!("mutation {i} of seed {seed:#x}")) {
             Ok(ok) => parsed += usize::from(ok),
             Err(message) => {
-                let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mutation-{seed:x}-{i}.mdl"));
+                let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+                    .join(format!("mutation-{seed:x}-{i}.mdl"));
                 let _ = std::fs::write(&out, &file.main);
                 panic!("{message} (main file written to {})", out.display());
             }

@@ -69,7 +69,10 @@ fn groups_fixture_skeleton_and_sequences() {
     assert_eq!((walk.events[0].frame, walk.events[0].event), (2, 1004));
     assert_eq!(walk.events[1].options, "common/step2.wav");
     assert_eq!(walk.pivots.len(), 2);
-    assert_eq!((walk.pivots[1].org, walk.pivots[1].start, walk.pivots[1].end), (Vec3::new(0.0, -4.0, 0.0), 5, 9));
+    assert_eq!(
+        (walk.pivots[1].org, walk.pivots[1].start, walk.pivots[1].end),
+        (Vec3::new(0.0, -4.0, 0.0), 5, 9)
+    );
     assert!(!m.sequences[2].is_looping());
 
     // Walk's animation is at byte 76 of groups01.mdl; bone 0's record is (0, 144, 0, 0, 0, 166):
@@ -158,8 +161,7 @@ fn rle_fixture_channels_and_runs() {
     let seq = &m.sequences[0];
     let channel = seq.animation.as_ref().unwrap().blend(0).unwrap()[0].channels[0].unwrap();
     assert_eq!(channel.offset, 1388 + 36);
-    let group = m.group_of(seq).unwrap();
-    let first = group.runs(channel).next().unwrap();
+    let first = m.runs(seq, channel).next().unwrap();
     assert_eq!((first.valid, first.total), (3, 5));
     assert_eq!(first.values().collect::<Vec<_>>(), [10, 20, 30]);
     assert_eq!(first.value(3), None);
@@ -167,10 +169,12 @@ fn rle_fixture_channels_and_runs() {
     let long = &m.sequences[2];
     let bone1 = long.animation.as_ref().unwrap().blend(0).unwrap()[1];
     assert!(bone1.channels[0].is_none());
-    let runs: Vec<_> = m.group_of(long).unwrap().runs(bone1.channels[1].unwrap()).take(2).collect();
+    let runs: Vec<_> = m.runs(long, bone1.channels[1].unwrap()).take(2).collect();
     assert_eq!((runs[0].valid, runs[0].total, runs[0].value(0)), (1, 50, Some(0)));
     assert_eq!((runs[1].valid, runs[1].total, runs[1].value(0)), (1, 50, Some(1)));
-    assert!(m.sequences[3].animation.as_ref().unwrap().blend(0).unwrap().iter().all(|b| b.channels == [None; 6]));
+    assert!(
+        m.sequences[3].animation.as_ref().unwrap().blend(0).unwrap().iter().all(|b| b.channels == [None; 6])
+    );
 }
 
 #[test]
@@ -183,14 +187,14 @@ fn soldier_values() {
         (32, 4, 30, 79)
     );
     assert_eq!((m.bones[0].name.as_str(), m.bones[2].name.as_str()), ("Bip01", "Bip01 L Thigh"));
-    assert_eq!(m.bones[0].value[2], 43.94771957397461);
+    assert_eq!(m.bones[0].value[2], 43.94772_f32);
     // Controller 1: bone 11, STUDIO_XR, -22.5 .. 22.5, rest 0, index 1.
     let c = &m.bone_controllers[1];
     assert_eq!((c.bone, c.kind, c.start, c.end, c.rest, c.index), (11, 8, -22.5, 22.5, 0, 1));
     assert!(c.is_rotation() && !c.is_rloop());
     assert_eq!(c.input(), Some(ControllerInput::User(1)));
     assert_eq!(m.bones[11].controllers[3], Some(1));
-    assert_eq!(m.hitboxes[1].bbmax.x, 21.6668758392334);
+    assert_eq!(m.hitboxes[1].bbmax.x, 21.666876_f32);
     let names: Vec<&str> = m.sequences[..3].iter().map(|s| s.label.as_str()).collect();
     assert_eq!(names, ["look_idle", "idle1", "crouch_idle"]);
     assert_eq!((m.sequences[2].fps, m.sequences[2].num_frames, m.sequences[2].activity), (1.0, 21, 18));
@@ -206,7 +210,10 @@ fn soldier_values() {
     assert_eq!(first, [(0, 378, 103), (2, 387, 103), (1, 417, 90)]);
     assert_eq!(m.texture_source, TextureSource::Main);
     assert_eq!(m.textures.len(), 3);
-    assert_eq!((m.textures[0].name.as_str(), m.textures[0].width, m.textures[0].height), ("Marine_final.bmp", 512, 512));
+    assert_eq!(
+        (m.textures[0].name.as_str(), m.textures[0].width, m.textures[0].height),
+        ("Marine_final.bmp", 512, 512)
+    );
     assert_eq!(&m.textures[0].rgba[..4], [72, 72, 72, 255]);
     assert_eq!(&m.textures[1].rgba[4..8], [52, 60, 52, 255]);
     assert_eq!(m.skins.family(1), Some(&[2i16, 1][..]));
@@ -252,9 +259,12 @@ fn broken_group_file_makes_only_its_sequences_unavailable() {
     let main = common::read(&shared, "fixtures/groups.mdl");
     let mut group = common::read(&shared, "fixtures/groups01.mdl");
     group.truncate(100);
-    let m = parse(&ModelFiles { stem: "groups", main: &main, groups: vec![Some(&group)], ..Default::default() })
-        .unwrap();
-    let GroupStatus::Invalid(error) = &m.sequence_groups[1].status else { panic!("group 1 should be invalid") };
+    let m =
+        parse(&ModelFiles { stem: "groups", main: &main, groups: vec![Some(&group)], ..Default::default() })
+            .unwrap();
+    let GroupStatus::Invalid(error) = &m.sequence_groups[1].status else {
+        panic!("group 1 should be invalid")
+    };
     assert_eq!(error.place.file, studio_model::FileRole::Group(1));
     assert!(m.sequences[0].animation.is_some());
     assert!(m.sequences[1].animation.is_none());
@@ -265,7 +275,8 @@ fn unneeded_texture_file_is_a_warning() {
     let Some(shared) = common::shared() else { return };
     let main = common::read(&shared, "models/ns/v_mg.mdl");
     let extra = common::read(&shared, "fixtures/groupsT.mdl");
-    let m = parse(&ModelFiles { stem: "v_mg", main: &main, textures: Some(&extra), ..Default::default() }).unwrap();
+    let m = parse(&ModelFiles { stem: "v_mg", main: &main, textures: Some(&extra), ..Default::default() })
+        .unwrap();
     assert_eq!(m.warnings.len(), 1);
     assert_eq!(m.warnings[0].kind, WarningKind::UnneededTextureFile);
     // The header says 7 textures (hands.bmp … hands_black.bmp) and 6 skin slots; NOTICE.md's

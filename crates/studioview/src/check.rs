@@ -29,13 +29,19 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         match load(path) {
             Ok(loaded) => {
                 bytes += std::fs::metadata(path).map_or(0, |m| m.len());
-                bytes += loaded.companions.iter().filter_map(|c| std::fs::metadata(c).ok()).map(|m| m.len()).sum::<u64>();
+                bytes += loaded
+                    .companions
+                    .iter()
+                    .filter_map(|c| std::fs::metadata(c).ok())
+                    .map(|m| m.len())
+                    .sum::<u64>();
                 if loaded.model.warnings.is_empty() {
                     ok += 1;
                     let _ = writeln!(out, "ok {}", path.display());
                 } else {
                     warned += 1;
-                    let _ = writeln!(out, "warn {}: {} warning(s)", path.display(), loaded.model.warnings.len());
+                    let _ =
+                        writeln!(out, "warn {}: {} warning(s)", path.display(), loaded.model.warnings.len());
                     for warning in &loaded.model.warnings {
                         let _ = writeln!(out, "  {warning}");
                     }
@@ -91,7 +97,8 @@ fn is_mdl(path: &Path) -> bool {
 pub fn is_companion(path: &Path) -> bool {
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return false };
     let dir = path.parent().unwrap_or(Path::new(""));
-    let main_beside = |main_stem: &str| !main_stem.is_empty() && companion_path(dir, &format!("{main_stem}.mdl")).is_some();
+    let main_beside =
+        |main_stem: &str| !main_stem.is_empty() && companion_path(dir, &format!("{main_stem}.mdl")).is_some();
     if let Some(main_stem) = stem.strip_suffix(['t', 'T'])
         && main_beside(main_stem)
     {
@@ -106,5 +113,6 @@ pub fn is_companion(path: &Path) -> bool {
         return true;
     }
     let mut head = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && is_group_file(&head)
+    std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok()
+        && is_group_file(&head)
 }

@@ -119,6 +119,7 @@ pub fn to_json(path: &Path, loaded: &Loaded) -> Value {
                 "triangles": s.meshes.iter().map(|mesh| mesh.triangles.len()).sum::<usize>(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "transition_table": m.transitions.table(),
         "texture_source": texture_source(m),
         "textures": m.textures.iter().map(|t| json!({
             "name": t.name, "width": t.width, "height": t.height, "flags": t.flags,
@@ -161,8 +162,12 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
     let _ = writeln!(s, "\nbones");
     for (i, b) in m.bones.iter().enumerate() {
         let parent = b.parent.map_or("-".to_owned(), |p| p.to_string());
-        let controllers: Vec<String> =
-            b.controllers.iter().enumerate().filter_map(|(dof, c)| c.map(|c| format!("{}:{c}", studio_model::CHANNEL_NAMES[dof]))).collect();
+        let controllers: Vec<String> = b
+            .controllers
+            .iter()
+            .enumerate()
+            .filter_map(|(dof, c)| c.map(|c| format!("{}:{c}", studio_model::CHANNEL_NAMES[dof])))
+            .collect();
         let _ = writeln!(s, "  {i:3} {:<32} parent {parent:>3}  {}", b.name, controllers.join(" "));
     }
     if !m.bone_controllers.is_empty() {
@@ -206,8 +211,13 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
                 q.blend_end[0]
             );
             if q.blend_type[1] != 0 {
-                let _ =
-                    write!(line, ", {} {}..{}", motion_flags_text(q.blend_type[1]), q.blend_start[1], q.blend_end[1]);
+                let _ = write!(
+                    line,
+                    ", {} {}..{}",
+                    motion_flags_text(q.blend_type[1]),
+                    q.blend_start[1],
+                    q.blend_end[1]
+                );
             }
             line.push(')');
         }
@@ -224,6 +234,21 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
         for e in &q.events {
             let _ = writeln!(s, "        event {} at frame {} {:?}", e.event, e.frame, e.options);
         }
+        if !q.pivots.is_empty() {
+            let _ = writeln!(s, "        {} pivots", q.pivots.len());
+        }
+        if q.entry_node != 0 || q.exit_node != 0 {
+            let _ = writeln!(s, "        transition nodes {} -> {}", q.entry_node, q.exit_node);
+        }
+    }
+    if m.transitions.count() > 0 {
+        let _ = writeln!(s, "\ntransition graph (next node from row to column; 0 = straight there)");
+        for from in 1..=m.transitions.count() {
+            let row: Vec<String> = (1..=m.transitions.count())
+                .map(|to| m.transitions.next(from, to).unwrap_or(0).to_string())
+                .collect();
+            let _ = writeln!(s, "  {from:3}: {}", row.join(" "));
+        }
     }
     if !m.hitboxes.is_empty() {
         let _ = writeln!(s, "\nhit boxes");
@@ -239,7 +264,8 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
     if !m.attachments.is_empty() {
         let _ = writeln!(s, "\nattachments");
         for (i, a) in m.attachments.iter().enumerate() {
-            let _ = writeln!(s, "  {i:3} bone {:3} ({}) at {} {}", a.bone, m.bones[a.bone].name, a.org, a.name);
+            let _ =
+                writeln!(s, "  {i:3} bone {:3} ({}) at {} {}", a.bone, m.bones[a.bone].name, a.org, a.name);
         }
     }
     let _ = writeln!(s, "\nbody parts");

@@ -1,0 +1,121 @@
+//! The command line as a user runs it: `check` and `info` on the shared models and on broken
+//! files in a scratch folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn shared() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    if dir.join("fixtures").is_dir() {
+        return Some(dir);
+    }
+    assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
+    eprintln!("note: ../shared is missing; skipping the tests that need its models");
+    None
+}
+
+fn studioview(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("run studioview")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn check_reports_every_shared_model_ok_and_skips_companions() {
+    let Some(shared) = shared() else { return };
+    let out = studioview(&["check", shared.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let oks: Vec<&str> = lines.iter().filter(|l| l.starts_with("ok ")).copied().collect();
+    assert_eq!(oks.len(), 8, "{stdout}");
+    for name in ["groupsT.mdl", "groups01.mdl", "hivet.mdl"] {
+        assert!(!stdout.contains(name), "{name} was checked as a main model:\n{stdout}");
+    }
+    assert!(lines.last().unwrap().starts_with("8 models: 8 ok, 0 with warnings, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn check_reports_a_broken_model_and_fails() {
+    let Some(shared) = shared() else { return };
+    let dir = scratch("check-broken");
+    let good = std::fs::read(shared.join("fixtures/rle.mdl")).unwrap();
+    std::fs::write(dir.join("good.mdl"), &good).unwrap();
+    std::fs::write(dir.join("cut.mdl"), &good[..1000]).unwrap();
+    let mut long = good.clone();
+    long[72..76].copy_from_slice(&1i32.to_le_bytes());
+    std::fs::write(dir.join("long.mdl"), &long).unwrap();
+    let out = studioview(&["check", dir.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let cut = dir.join("cut.mdl");
+    assert!(stdout.contains(&format!("error {}: sequence", cut.display())), "{stdout}");
+    assert!(stdout.contains(&format!("warn {}: 1 warning(s)", dir.join("long.mdl").display())), "{stdout}");
+    assert!(stdout.contains("header at byte 72: the header says 1 bytes, the file has 2664"), "{stdout}");
+    assert!(stdout.contains(&format!("ok {}", dir.join("good.mdl").display())), "{stdout}");
+    assert!(
+        stdout.lines().last().unwrap().starts_with("3 models: 1 ok, 1 with warnings, 1 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_of_a_missing_path_fails() {
+    let out = studioview(&["check", "/nonexistent/model.mdl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("error /nonexistent/model.mdl: no such file or folder"));
+}
+
+#[test]
+fn info_json_describes_the_groups_fixture() {
+    let Some(shared) = shared() else { return };
+    let path = shared.join("fixtures/groups.mdl");
+    let out = studioview(&["info", path.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(info["name"], "groups");
+    assert_eq!(info["counts"]["bones"], 12);
+    assert_eq!(info["counts"]["skin_families"], 2);
+    assert_eq!(info["companions"].as_array().unwrap().len(), 2);
+    assert_eq!(info["sequences"][1]["name"], "walk");
+    assert_eq!(info["sequences"][1]["group"], 1);
+    assert_eq!(info["sequences"][1]["events"][0]["options"], "common/step1.wav");
+    assert_eq!(info["hitboxes"][0]["group_name"], "head");
+    assert_eq!(info["textures"][1]["flag_names"], "MASKED");
+    assert_eq!(info["bones"][2]["parent"], 1);
+    assert_eq!(info["warnings"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn info_text_lists_controllers_and_blends() {
+    let Some(shared) = shared() else { return };
+    let out = studioview(&["info", shared.join("fixtures/controllers.mdl").to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success());
+    assert!(stdout.contains("XR|RLOOP"), "{stdout}");
+    assert!(stdout.contains("(mouth)"), "{stdout}");
+    let out = studioview(&["info", shared.join("fixtures/blends.mdl").to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.lines().any(|l| l.contains("aim4") && l.contains("blends 4")), "{stdout}");
+}
+
+#[test]
+fn info_on_a_broken_file_prints_the_error_and_fails() {
+    let dir = scratch("info-broken");
+    let path = dir.join("junk.mdl");
+    std::fs::write(&path, b"IDST\x0a\x00\x00\x00short").unwrap();
+    let out = studioview(&["info", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("header at byte 0: 244 bytes needed here, but the file ends after 13")
+    );
+}
