@@ -1,11 +1,11 @@
 //! `studioview check PATH...`: validate models, one line each, and a summary.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use studio_model::{companion_path, is_group_file, load};
+use studio_model::{companion_path, companions_needed, is_group_file, load};
 
 /// Runs the command: exit code 0 when no model failed.
 pub fn run(paths: &[PathBuf]) -> ExitCode {
@@ -92,27 +92,25 @@ fn is_mdl(path: &Path) -> bool {
     path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mdl"))
 }
 
-/// A texture file (`nameT.mdl`) or sequence group file (`name01.mdl`) beside its main file, or
-/// any file that starts like a sequence group file.
+/// A sequence group file (it starts with `IDSQ`), or a texture file: `nameT.mdl` beside a
+/// `name.mdl` that keeps its textures there. A name alone is not enough: `soldier_100.mdl` is
+/// not a group file of `soldier_1.mdl`.
 pub fn is_companion(path: &Path) -> bool {
+    if read_head(path).is_some_and(|head| is_group_file(&head)) {
+        return true;
+    }
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return false };
+    let Some(main_stem) = stem.strip_suffix(['t', 'T']).filter(|s| !s.is_empty()) else { return false };
     let dir = path.parent().unwrap_or(Path::new(""));
-    let main_beside =
-        |main_stem: &str| !main_stem.is_empty() && companion_path(dir, &format!("{main_stem}.mdl")).is_some();
-    if let Some(main_stem) = stem.strip_suffix(['t', 'T'])
-        && main_beside(main_stem)
-    {
-        return true;
-    }
-    let digits = stem.len().saturating_sub(2);
-    if stem.is_char_boundary(digits)
-        && stem[digits..].len() == 2
-        && stem[digits..].bytes().all(|b| b.is_ascii_digit())
-        && main_beside(&stem[..digits])
-    {
-        return true;
-    }
-    let mut head = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok()
-        && is_group_file(&head)
+    companion_path(dir, &format!("{main_stem}.mdl"))
+        .and_then(|main| read_head(&main))
+        .and_then(|head| companions_needed(&head).ok())
+        .is_some_and(|needed| needed.texture_file)
+}
+
+/// The first 244 bytes of a file (a studio header), or fewer if it is shorter.
+fn read_head(path: &Path) -> Option<Vec<u8>> {
+    let mut head = Vec::with_capacity(244);
+    std::fs::File::open(path).ok()?.take(244).read_to_end(&mut head).ok()?;
+    Some(head)
 }
