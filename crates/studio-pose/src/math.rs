@@ -1,0 +1,134 @@
+//! Valve's quaternion arithmetic from the Half-Life SDK's `studio_util.cpp`, kept to its order
+//! of operations: `AngleQuaternion`, `QuaternionSlerp`, `QuaternionMatrix`.
+//!
+//! Quaternions are `[x, y, z, w]` like Valve's `vec4_t`, and are never renormalised (the
+//! reference poses depend on that). Where C promotes to double (`1.0 - t`, the sines of the
+//! slerp), the arithmetic here is done in `f64` and rounded back, as the compiled C does.
+
+use glam::{Affine3A, Mat3A, Vec3A};
+
+/// A quaternion as Valve stores it: x, y, z, w.
+pub type Quaternion = [f32; 4];
+
+/// `AngleQuaternion`: Euler angles (x, y, z) in radians, read as roll, pitch, yaw, to the
+/// quaternion of the rotation `Rz(z) · Ry(y) · Rx(x)`.
+pub fn angle_quaternion(angles: [f32; 3]) -> Quaternion {
+    let half = |a: f32| (f64::from(a) * 0.5) as f32;
+    let (sy, cy) = sin_cos(half(angles[2]));
+    let (sp, cp) = sin_cos(half(angles[1]));
+    let (sr, cr) = sin_cos(half(angles[0]));
+    [
+        sr * cp * cy - cr * sp * sy,
+        cr * sp * cy + sr * cp * sy,
+        cr * cp * sy - sr * sp * cy,
+        cr * cp * cy + sr * sp * sy,
+    ]
+}
+
+/// `sin` and `cos` of a float computed in double and rounded, as C's `sin(float)` does.
+fn sin_cos(angle: f32) -> (f32, f32) {
+    let (s, c) = f64::from(angle).sin_cos();
+    (s as f32, c as f32)
+}
+
+/// `QuaternionSlerp`: from `p` to `q` by `t`, the shorter way round (`q` is negated when
+/// `|p − q|² > |p + q|²`); a plain lerp when `1 − cos ω ≤ 1e-6`.
+pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
+    let mut a = 0.0f32;
+    let mut b = 0.0f32;
+    for i in 0..4 {
+        a += (p[i] - q[i]) * (p[i] - q[i]);
+        b += (p[i] + q[i]) * (p[i] + q[i]);
+    }
+    let q = if a > b { [-q[0], -q[1], -q[2], -q[3]] } else { q };
+    let cosom = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    let cosom64 = f64::from(cosom);
+    let t64 = f64::from(t);
+    if 1.0 + cosom64 > 0.000001 {
+        let (sclp, sclq) = if 1.0 - cosom64 > 0.000001 {
+            let omega = cosom64.acos() as f32;
+            let sinom = f64::from(omega).sin() as f32;
+            let omega64 = f64::from(omega);
+            (
+                (((1.0 - t64) * omega64).sin() / f64::from(sinom)) as f32,
+                ((t64 * omega64).sin() / f64::from(sinom)) as f32,
+            )
+        } else {
+            ((1.0 - t64) as f32, t)
+        };
+        [
+            sclp * p[0] + sclq * q[0],
+            sclp * p[1] + sclq * q[1],
+            sclp * p[2] + sclq * q[2],
+            sclp * p[3] + sclq * q[3],
+        ]
+    } else {
+        let perpendicular = [-q[1], q[0], -q[3], q[2]];
+        let sclp = ((1.0 - t64) * (0.5 * std::f64::consts::PI)).sin() as f32;
+        let sclq = (t64 * (0.5 * std::f64::consts::PI)).sin() as f32;
+        [
+            sclp * p[0] + sclq * perpendicular[0],
+            sclp * p[1] + sclq * perpendicular[1],
+            sclp * p[2] + sclq * perpendicular[2],
+            perpendicular[3],
+        ]
+    }
+}
+
+/// `QuaternionMatrix` with the translation `pos`: a bone's transform relative to its parent.
+pub fn bone_matrix(q: Quaternion, pos: [f32; 3]) -> Affine3A {
+    let [x, y, z, w] = q;
+    let m = |v: f64| v as f32;
+    let (x, y, z, w) = (f64::from(x), f64::from(y), f64::from(z), f64::from(w));
+    // Columns of Valve's row-major matrix[row][col].
+    let x_axis = Vec3A::new(m(1.0 - 2.0 * y * y - 2.0 * z * z), m(2.0 * x * y + 2.0 * w * z), m(2.0 * x * z - 2.0 * w * y));
+    let y_axis = Vec3A::new(m(2.0 * x * y - 2.0 * w * z), m(1.0 - 2.0 * x * x - 2.0 * z * z), m(2.0 * y * z + 2.0 * w * x));
+    let z_axis = Vec3A::new(m(2.0 * x * z + 2.0 * w * y), m(2.0 * y * z - 2.0 * w * x), m(1.0 - 2.0 * x * x - 2.0 * y * y));
+    Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: Vec3A::from_array(pos) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: Quaternion, b: Quaternion) -> bool {
+        a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    #[test]
+    fn angle_quaternion_is_z_then_y_then_x() {
+        let q = angle_quaternion([0.3, -0.7, 1.1]);
+        let g = glam::Quat::from_rotation_z(1.1) * glam::Quat::from_rotation_y(-0.7) * glam::Quat::from_rotation_x(0.3);
+        assert!(close(q, g.to_array()), "{q:?} {g:?}");
+    }
+
+    #[test]
+    fn slerp_takes_the_shorter_way_and_ends_on_its_inputs() {
+        let p = angle_quaternion([0.0, 0.0, 0.2]);
+        let q = angle_quaternion([0.0, 0.0, 1.4]);
+        assert!(close(quaternion_slerp(p, q, 0.0), p));
+        assert!(close(quaternion_slerp(p, q, 1.0), q));
+        assert!(close(quaternion_slerp(p, q, 0.5), angle_quaternion([0.0, 0.0, 0.8])));
+        // -q is the same rotation: the result is the same, not the long way round.
+        let neg = q.map(|c| -c);
+        let mid = quaternion_slerp(p, neg, 0.5);
+        assert!(close(mid, angle_quaternion([0.0, 0.0, 0.8])), "{mid:?}");
+    }
+
+    #[test]
+    fn nearly_equal_quaternions_are_lerped() {
+        let p = angle_quaternion([0.1, 0.2, 0.3]);
+        let q = angle_quaternion([0.1, 0.2, 0.3001]);
+        let r = quaternion_slerp(p, q, 0.25);
+        let lerp: Vec<f32> = (0..4).map(|i| 0.75 * p[i] + 0.25 * q[i]).collect();
+        assert_eq!(r.to_vec(), lerp);
+    }
+
+    #[test]
+    fn bone_matrix_matches_glam_for_unit_quaternions() {
+        let q = angle_quaternion([0.4, 0.5, -0.6]);
+        let m = bone_matrix(q, [1.0, 2.0, 3.0]);
+        let g = Affine3A::from_rotation_translation(glam::Quat::from_array(q), glam::Vec3::new(1.0, 2.0, 3.0));
+        assert!(m.abs_diff_eq(g, 1e-6));
+    }
+}

@@ -1,0 +1,226 @@
+//! The pose evaluator: sequence, frame, blend, controllers and mouth in; model-space bone
+//! matrices, hit box corners and attachment points out (`StudioSetupBones` and
+//! `StudioCalcAttachments`; semantics in `../shared/reference/README.md`).
+
+use std::sync::Arc;
+
+use glam::{Affine3A, Vec3};
+use studio_model::Model;
+use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
+
+use crate::blend::{BlendPlan, plan, slerp_bones};
+use crate::controllers::{ControllerBytes, adjustments};
+use crate::math::bone_matrix;
+use crate::sample::{LocalPose, keyframe, sample_runs, sample_table};
+use crate::table::{SequenceTable, build};
+
+/// What to evaluate: the entity state a game client would hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PoseRequest {
+    /// Sequence index.
+    pub sequence: usize,
+    /// Frame in frame units, used as given (see [`crate::playback`] for wrapping and clamping).
+    pub frame: f32,
+    /// The two blending bytes.
+    pub blend: [u8; 2],
+    /// The four user controller bytes and the mouth byte.
+    pub controllers: ControllerBytes,
+}
+
+/// Why a pose could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoseError {
+    /// The model has no such sequence.
+    #[error("there is no sequence {sequence} (the model has {count})")]
+    NoSuchSequence {
+        /// The index asked for.
+        sequence: usize,
+        /// How many sequences there are.
+        count: usize,
+    },
+    /// The sequence's group file is missing or unusable.
+    #[error("sequence {sequence} is unavailable: its sequence group {group} could not be loaded")]
+    Unavailable {
+        /// The sequence.
+        sequence: usize,
+        /// Its group.
+        group: usize,
+    },
+}
+
+/// An evaluated pose, in model space. Reused from pose to pose without allocating.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pose {
+    /// Each bone's model-space transform.
+    pub bones: Vec<Affine3A>,
+    /// Each hit box's 8 corners: corner k takes `bbmax` on axis i when bit i of k is set.
+    pub hitboxes: Vec<[Vec3; 8]>,
+    /// Each attachment's point.
+    pub attachments: Vec<Vec3>,
+}
+
+impl Pose {
+    /// A pose sized for `model`.
+    pub fn new(model: &Model) -> Self {
+        Self {
+            bones: vec![Affine3A::IDENTITY; model.bones.len()],
+            hitboxes: vec![[Vec3::ZERO; 8]; model.hitboxes.len()],
+            attachments: vec![Vec3::ZERO; model.attachments.len()],
+        }
+    }
+}
+
+/// How a sequence is sampled: from its table, or (when it has none) from its runs.
+#[derive(Debug)]
+enum Source {
+    Table(SequenceTable),
+    Runs,
+}
+
+/// Evaluates poses of one model. Each sequence's table is built on first use and kept; after
+/// that, evaluating a pose allocates nothing.
+#[derive(Debug)]
+pub struct PoseEvaluator {
+    model: Arc<Model>,
+    sources: Vec<Option<Source>>,
+    blends: [LocalPose; 4],
+    adj: Vec<f32>,
+}
+
+impl PoseEvaluator {
+    /// An evaluator for `model`; no table is built yet.
+    pub fn new(model: Arc<Model>) -> Self {
+        let bones = model.bones.len();
+        Self {
+            sources: (0..model.sequences.len()).map(|_| None).collect(),
+            blends: std::array::from_fn(|_| LocalPose::new(bones)),
+            adj: vec![0.0; model.bone_controllers.len()],
+            model,
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    /// Builds a sequence's table now rather than on its first pose.
+    pub fn prepare(&mut self, sequence: usize) -> Result<(), PoseError> {
+        let model = &self.model;
+        let seq = model
+            .sequences
+            .get(sequence)
+            .ok_or(PoseError::NoSuchSequence { sequence, count: model.sequences.len() })?;
+        if seq.animation.is_none() {
+            return Err(PoseError::Unavailable { sequence, group: seq.group });
+        }
+        if self.sources[sequence].is_none() {
+            self.sources[sequence] = Some(match build(model, seq) {
+                Some(table) => Source::Table(table),
+                None => Source::Runs,
+            });
+        }
+        Ok(())
+    }
+
+    /// Builds every available sequence's table.
+    pub fn prepare_all(&mut self) {
+        for sequence in 0..self.sources.len() {
+            let _ = self.prepare(sequence);
+        }
+    }
+
+    /// Bytes held by the tables built so far.
+    pub fn cache_bytes(&self) -> usize {
+        self.sources.iter().flatten().map(|s| if let Source::Table(t) = s { t.bytes() } else { 0 }).sum()
+    }
+
+    /// Whether a sequence is sampled from a table (after [`Self::prepare`]).
+    pub fn is_tabled(&self, sequence: usize) -> bool {
+        matches!(self.sources.get(sequence), Some(Some(Source::Table(_))))
+    }
+
+    /// Evaluates a pose into `pose` (sized for this model by [`Pose::new`]).
+    pub fn evaluate(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
+        self.prepare(request.sequence)?;
+        self.evaluate_with(request, pose, false)
+    }
+
+    /// Evaluates straight from the run-length data, ignoring any table: Valve's own path, for
+    /// checking the tables against.
+    pub fn evaluate_from_runs(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
+        self.prepare(request.sequence)?;
+        self.evaluate_with(request, pose, true)
+    }
+
+    fn evaluate_with(&mut self, request: &PoseRequest, pose: &mut Pose, from_runs: bool) -> Result<(), PoseError> {
+        let model = &*self.model;
+        let sequence = &model.sequences[request.sequence];
+        let num_blends = sequence.animation.as_ref().map_or(1, |a| a.num_blends());
+        let (k, s) = keyframe(sequence, request.frame);
+        adjustments(&model.bone_controllers, request.controllers, &mut self.adj);
+
+        let plan = plan(num_blends, request.blend);
+        let animations: &[usize] = match &plan {
+            BlendPlan::Single(a) => std::slice::from_ref(a),
+            BlendPlan::Two(a, _) => a,
+            BlendPlan::Four(a, _) => a,
+        };
+        let source = match &self.sources[request.sequence] {
+            Some(Source::Table(table)) if !from_runs => Some(table),
+            _ => None,
+        };
+        for (slot, &animation) in self.blends.iter_mut().zip(animations) {
+            match source {
+                Some(table) => sample_table(&model.bones, table, animation, k, s, &self.adj, slot),
+                None => sample_runs(model, sequence, animation, k, s, &self.adj, slot),
+            }
+            // Motion extraction: the motion bone's extracted axes stay at the origin.
+            if let Some(bone) = sequence.motion_bone {
+                for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
+                    if sequence.motion_type & flag != 0 {
+                        slot.positions[bone][axis] = 0.0;
+                    }
+                }
+            }
+        }
+        let [first, second, third, fourth] = &mut self.blends;
+        match plan {
+            BlendPlan::Single(_) => {}
+            BlendPlan::Two(_, w) => slerp_bones(first, second, w),
+            BlendPlan::Four(_, [w0, w1]) => {
+                slerp_bones(first, second, w0);
+                slerp_bones(third, fourth, w0);
+                slerp_bones(first, third, w1);
+            }
+        }
+        model_space(model, first, pose);
+        Ok(())
+    }
+}
+
+/// Walks the hierarchy once (parents come first), then places hit boxes and attachments.
+fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
+    for (i, bone) in model.bones.iter().enumerate() {
+        let local = bone_matrix(local.rotations[i], local.positions[i]);
+        pose.bones[i] = match bone.parent {
+            Some(parent) => pose.bones[parent] * local,
+            None => local,
+        };
+    }
+    for (corners, hitbox) in pose.hitboxes.iter_mut().zip(&model.hitboxes) {
+        let m = &pose.bones[hitbox.bone];
+        for (k, corner) in corners.iter_mut().enumerate() {
+            let pick = |axis: usize, min: f32, max: f32| if k & (1 << axis) != 0 { max } else { min };
+            let point = Vec3::new(
+                pick(0, hitbox.bbmin.x, hitbox.bbmax.x),
+                pick(1, hitbox.bbmin.y, hitbox.bbmax.y),
+                pick(2, hitbox.bbmin.z, hitbox.bbmax.z),
+            );
+            *corner = m.transform_point3(point);
+        }
+    }
+    for (point, attachment) in pose.attachments.iter_mut().zip(&model.attachments) {
+        *point = pose.bones[attachment.bone].transform_point3(attachment.org);
+    }
+}

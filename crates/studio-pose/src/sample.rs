@@ -1,0 +1,143 @@
+//! Sampling one blend of a sequence at a fractional frame into bone-local rotations and
+//! positions: `StudioCalcRotations` without the blending. Two paths give the same result: from
+//! a [`SequenceTable`] (the fast one) and straight from the runs (for sequences without a table,
+//! and as the reference the table is tested against).
+
+use studio_model::{Bone, Model, Sequence};
+
+use crate::channel::{PositionKey, position_key, rotation_pair};
+use crate::math::{Quaternion, angle_quaternion, quaternion_slerp};
+use crate::table::{SequenceTable, has_rotation_controller};
+
+/// Bone-local rotations and positions of every bone, for one blend.
+#[derive(Clone, Debug, Default)]
+pub struct LocalPose {
+    /// Rotation of each bone relative to its parent.
+    pub rotations: Vec<Quaternion>,
+    /// Position of each bone relative to its parent.
+    pub positions: Vec<[f32; 3]>,
+}
+
+impl LocalPose {
+    /// A pose of `bones` bones, all zero.
+    pub fn new(bones: usize) -> Self {
+        Self { rotations: vec![[0.0; 4]; bones], positions: vec![[0.0; 3]; bones] }
+    }
+}
+
+/// The keyframe and fraction Valve samples for a requested frame: frames past the last one
+/// read as 0 and frames below −0.01 as −0.01, as `StudioCalcRotations` guards them.
+pub fn keyframe(sequence: &Sequence, frame: f32) -> (usize, f32) {
+    let last = sequence.frames() as f32 - 1.0;
+    let f = if !frame.is_finite() || frame > last {
+        0.0
+    } else if frame < -0.01 {
+        -0.01
+    } else {
+        frame
+    };
+    let k = f as i32;
+    (k.max(0) as usize, f - k as f32)
+}
+
+/// A position as Valve computes it: `value + (r1 (1 − s) + s r2) · scale`, in C's mix of float
+/// and double.
+fn position(value: f32, scale: f32, r1: f32, r2: f32, s: f32, hold: bool) -> f32 {
+    if hold {
+        return value + r1 * scale;
+    }
+    let mixed = f64::from(r1) * (1.0 - f64::from(s)) + f64::from(s * r2);
+    (f64::from(value) + mixed * f64::from(scale)) as f32
+}
+
+fn rotation_from_angles(a1: [f32; 3], a2: [f32; 3], s: f32) -> Quaternion {
+    if a1 == a2 { angle_quaternion(a1) } else { quaternion_slerp(angle_quaternion(a1), angle_quaternion(a2), s) }
+}
+
+fn add_controller(bone: &Bone, dof: usize, adj: &[f32], value: &mut f32) {
+    if let Some(c) = bone.controllers[dof] {
+        *value += adj[c];
+    }
+}
+
+/// Samples blend `blend` at keyframe `k` and fraction `s` from a table.
+pub fn sample_table(
+    bones: &[Bone],
+    table: &SequenceTable,
+    blend: usize,
+    k: usize,
+    s: f32,
+    adj: &[f32],
+    out: &mut LocalPose,
+) {
+    let (row0, row1) = (table.row(blend, k), table.row(blend, k + 1));
+    let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
+    for ((bone, (k0, k1)), (rotation, position_out)) in bones.iter().zip(row0.iter().zip(row1)).zip(outputs) {
+        *rotation = if has_rotation_controller(bone) {
+            let angles = |key: &crate::table::Key| {
+                let mut a = [0.0f32; 3];
+                for d in 0..3 {
+                    a[d] = bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
+                    add_controller(bone, d + 3, adj, &mut a[d]);
+                }
+                a
+            };
+            rotation_from_angles(angles(k0), angles(k1), s)
+        } else if k0.rotation == k1.rotation {
+            k0.rotation
+        } else {
+            quaternion_slerp(k0.rotation, k1.rotation, s)
+        };
+        for d in 0..3 {
+            let hold = k0.hold & (1 << d) != 0;
+            position_out[d] = position(bone.value[d], bone.scale[d], k0.position[d], k1.position[d], s, hold);
+            add_controller(bone, d, adj, &mut position_out[d]);
+        }
+    }
+}
+
+/// Samples blend `blend` of `sequence` at keyframe `k` and fraction `s` straight from its runs,
+/// as Valve's code does.
+pub fn sample_runs(
+    model: &Model,
+    sequence: &Sequence,
+    blend: usize,
+    k: usize,
+    s: f32,
+    adj: &[f32],
+    out: &mut LocalPose,
+) {
+    let data = model.animation_data(sequence);
+    let anims = sequence.animation.as_ref().and_then(|a| a.blend(blend)).unwrap_or_default();
+    let frame = i32::try_from(k).unwrap_or(i32::MAX);
+    let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
+    for ((bone, anim), (rotation, position_out)) in model.bones.iter().zip(anims).zip(outputs) {
+        let mut a1 = [0.0f32; 3];
+        let mut a2 = [0.0f32; 3];
+        for d in 0..3 {
+            match anim.channels[d + 3] {
+                Some(channel) => {
+                    let (r1, r2) = rotation_pair(data, channel.offset as usize, frame);
+                    a1[d] = bone.value[d + 3] + f32::from(r1) * bone.scale[d + 3];
+                    a2[d] = bone.value[d + 3] + f32::from(r2) * bone.scale[d + 3];
+                }
+                None => (a1[d], a2[d]) = (bone.value[d + 3], bone.value[d + 3]),
+            }
+            add_controller(bone, d + 3, adj, &mut a1[d]);
+            add_controller(bone, d + 3, adj, &mut a2[d]);
+        }
+        *rotation = rotation_from_angles(a1, a2, s);
+        for d in 0..3 {
+            position_out[d] = match anim.channels[d] {
+                Some(channel) => match position_key(data, channel.offset as usize, frame) {
+                    PositionKey::Lerp(r1, r2) => {
+                        position(bone.value[d], bone.scale[d], f32::from(r1), f32::from(r2), s, false)
+                    }
+                    PositionKey::Hold(r1) => position(bone.value[d], bone.scale[d], f32::from(r1), 0.0, s, true),
+                },
+                None => bone.value[d],
+            };
+            add_controller(bone, d, adj, &mut position_out[d]);
+        }
+    }
+}
