@@ -1,7 +1,7 @@
 //! Which animations of a sequence a pose mixes, and how (goldsrc-sequences.md, "Blends";
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
-use crate::math::quaternion_slerp;
+use crate::math::Quaternion;
 use crate::sample::LocalPose;
 
 /// The animations to sample and the weights to mix them with.
@@ -52,8 +52,12 @@ pub fn plan(num_blends: usize, blend: [u8; 2]) -> BlendPlan {
     }
 }
 
+/// A slerp: Valve's exact one ([`crate::math::quaternion_slerp`]) or the fast one
+/// ([`crate::fast::quaternion_slerp`]).
+pub type Slerp = fn(Quaternion, Quaternion, f32) -> Quaternion;
+
 /// `StudioSlerpBones`: mixes `b` into `a` by `s`, clamped to 0..1.
-pub fn slerp_bones(a: &mut LocalPose, b: &LocalPose, s: f32) {
+pub fn slerp_bones(a: &mut LocalPose, b: &LocalPose, s: f32, quaternion_slerp: Slerp) {
     let s = s.clamp(0.0, 1.0);
     let s1 = 1.0 - s;
     for (qa, qb) in a.rotations.iter_mut().zip(&b.rotations) {
@@ -95,9 +99,9 @@ mod tests {
         let mut a = LocalPose { rotations: vec![[0.0, 0.0, 0.0, 1.0]], positions: vec![[0.0, 2.0, 4.0]] };
         let b = LocalPose { rotations: vec![[0.0, 0.0, 1.0, 0.0]], positions: vec![[4.0, 2.0, 0.0]] };
         let mut c = a.clone();
-        slerp_bones(&mut a, &b, 0.25);
+        slerp_bones(&mut a, &b, 0.25, crate::math::quaternion_slerp);
         assert_eq!(a.positions[0], [1.0, 2.0, 3.0]);
-        slerp_bones(&mut c, &b, 7.0);
+        slerp_bones(&mut c, &b, 7.0, crate::math::quaternion_slerp);
         assert_eq!(c.positions[0], [4.0, 2.0, 0.0]);
     }
 }

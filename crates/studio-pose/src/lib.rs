@@ -17,6 +17,7 @@
 pub mod blend;
 pub mod channel;
 pub mod controllers;
+pub mod fast;
 pub mod math;
 pub mod playback;
 mod pose;

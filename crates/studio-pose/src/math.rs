@@ -76,14 +76,14 @@ pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
 }
 
 /// `QuaternionMatrix` with the translation `pos`: a bone's transform relative to its parent.
+/// Valve's terms in the same order, in single precision (C evaluates them in double; the
+/// difference is within an ulp of each element).
 pub fn bone_matrix(q: Quaternion, pos: [f32; 3]) -> Affine3A {
     let [x, y, z, w] = q;
-    let m = |v: f64| v as f32;
-    let (x, y, z, w) = (f64::from(x), f64::from(y), f64::from(z), f64::from(w));
     // Columns of Valve's row-major matrix[row][col].
-    let x_axis = Vec3A::new(m(1.0 - 2.0 * y * y - 2.0 * z * z), m(2.0 * x * y + 2.0 * w * z), m(2.0 * x * z - 2.0 * w * y));
-    let y_axis = Vec3A::new(m(2.0 * x * y - 2.0 * w * z), m(1.0 - 2.0 * x * x - 2.0 * z * z), m(2.0 * y * z + 2.0 * w * x));
-    let z_axis = Vec3A::new(m(2.0 * x * z + 2.0 * w * y), m(2.0 * y * z - 2.0 * w * x), m(1.0 - 2.0 * x * x - 2.0 * y * y));
+    let x_axis = Vec3A::new(1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y + 2.0 * w * z, 2.0 * x * z - 2.0 * w * y);
+    let y_axis = Vec3A::new(2.0 * x * y - 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z + 2.0 * w * x);
+    let z_axis = Vec3A::new(2.0 * x * z + 2.0 * w * y, 2.0 * y * z - 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
     Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: Vec3A::from_array(pos) }
 }
 

@@ -6,6 +6,7 @@
 use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
+use crate::fast;
 use crate::math::{Quaternion, angle_quaternion, quaternion_slerp};
 use crate::table::{SequenceTable, has_rotation_controller};
 
@@ -60,7 +61,8 @@ fn add_controller(bone: &Bone, dof: usize, adj: &[f32], value: &mut f32) {
     }
 }
 
-/// Samples blend `blend` at keyframe `k` and fraction `s` from a table.
+/// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
+/// trigonometry of [`crate::fast`].
 pub fn sample_table(
     bones: &[Bone],
     table: &SequenceTable,
@@ -82,15 +84,21 @@ pub fn sample_table(
                 }
                 a
             };
-            rotation_from_angles(angles(k0), angles(k1), s)
+            let (a1, a2) = (angles(k0), angles(k1));
+            if a1 == a2 {
+                fast::angle_quaternion(a1)
+            } else {
+                fast::quaternion_slerp(fast::angle_quaternion(a1), fast::angle_quaternion(a2), s)
+            }
         } else if k0.rotation == k1.rotation {
             k0.rotation
         } else {
-            quaternion_slerp(k0.rotation, k1.rotation, s)
+            fast::quaternion_slerp(k0.rotation, k1.rotation, s)
         };
         for d in 0..3 {
             let hold = k0.hold & (1 << d) != 0;
-            position_out[d] = position(bone.value[d], bone.scale[d], k0.position[d], k1.position[d], s, hold);
+            let (r1, r2) = (f32::from(k0.position[d]), f32::from(k1.position[d]));
+            position_out[d] = position(bone.value[d], bone.scale[d], r1, r2, s, hold);
             add_controller(bone, d, adj, &mut position_out[d]);
         }
     }

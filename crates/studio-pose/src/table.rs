@@ -18,17 +18,19 @@ use crate::math::{Quaternion, angle_quaternion};
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
 pub const MAX_TABLE_BYTES: usize = 32 << 20;
 
-/// One bone at one keyframe. 32 bytes.
+/// One bone at one keyframe. 24 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Key {
     /// The rotation quaternion, or for a bone with rotation controllers the raw x, y, z angle
     /// values (before value and scale).
     pub rotation: Quaternion,
     /// Raw x, y, z position values (before value and scale).
-    pub position: [f32; 3],
+    pub position: [i16; 3],
     /// Bit `d` set: position channel `d` holds its value to the next keyframe.
-    pub hold: u32,
+    pub hold: u8,
 }
+
+const _: () = assert!(size_of::<Key>() == 24);
 
 /// A sequence's keyframes, `blends × (frames + 1) × bones` rows.
 #[derive(Clone, Debug)]
@@ -96,8 +98,8 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
                         return None;
                     }
                     key.rotation[d] = f32::from(r1);
-                    key.position[d] = f32::from(p1);
-                    key.hold |= u32::from(hold) << d;
+                    key.position[d] = p1;
+                    key.hold |= u8::from(hold) << d;
                     next[d] = r2;
                     next_position[d] = p2;
                     expected_rotation[d] = r2;
@@ -107,7 +109,7 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
                 if frame + 1 == frames {
                     keys[at(frames)] = Key {
                         rotation: [f32::from(next[0]), f32::from(next[1]), f32::from(next[2]), 0.0],
-                        position: next_position.map(f32::from),
+                        position: next_position,
                         hold: 0b111,
                     };
                 }

@@ -1,0 +1,134 @@
+//! `studioview pose` and `studioview bench`: one pose as JSON in the reference's format, and the
+//! fixed pose-evaluation workload.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::json;
+use studio_model::Model;
+use studio_pose::playback::normalize_frame;
+use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+
+fn load(path: &Path) -> Result<Arc<Model>, ExitCode> {
+    studio_model::load(path).map(|l| Arc::new(l.model)).map_err(|error| {
+        eprintln!("error {error}");
+        ExitCode::FAILURE
+    })
+}
+
+/// Finds a sequence by index or, failing that, by name (case-insensitively).
+fn find_sequence(model: &Model, wanted: &str) -> Option<usize> {
+    match wanted.parse::<usize>() {
+        Ok(index) if index < model.sequences.len() => Some(index),
+        _ => model.sequences.iter().position(|s| s.label.eq_ignore_ascii_case(wanted)),
+    }
+}
+
+/// A pose as the reference files write one.
+pub fn pose_json(pose: &Pose) -> serde_json::Value {
+    let bones: Vec<[f32; 12]> = pose
+        .bones
+        .iter()
+        .map(|m| {
+            let (c, t) = (m.matrix3, m.translation);
+            [c.x_axis.x, c.y_axis.x, c.z_axis.x, t.x, c.x_axis.y, c.y_axis.y, c.z_axis.y, t.y, c.x_axis.z, c.y_axis.z, c.z_axis.z, t.z]
+        })
+        .collect();
+    let hitboxes: Vec<Vec<[f32; 3]>> = pose.hitboxes.iter().map(|h| h.iter().map(|c| c.to_array()).collect()).collect();
+    let attachments: Vec<[f32; 3]> = pose.attachments.iter().map(|a| a.to_array()).collect();
+    json!({"bones": bones, "hitboxes": hitboxes, "attachments": attachments})
+}
+
+/// `studioview pose`.
+pub fn run_pose(path: &Path, sequence: &str, frame: f32, blend: [u8; 2], controllers: [u8; 4], mouth: u8) -> ExitCode {
+    let model = match load(path) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let Some(sequence) = find_sequence(&model, sequence) else {
+        eprintln!("error: {} has no sequence {sequence:?}", path.display());
+        return ExitCode::FAILURE;
+    };
+    let mut evaluator = PoseEvaluator::new(model.clone());
+    let mut pose = Pose::new(&model);
+    let request = PoseRequest { sequence, frame, blend, controllers: ControllerBytes { user: controllers, mouth } };
+    match evaluator.evaluate(&request, &mut pose) {
+        Ok(()) => {
+            println!("{}", pose_json(&pose));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Pose `i` of the benchmark workload over the `evaluable` sequences.
+fn workload_request(model: &Model, evaluable: &[usize], i: usize) -> PoseRequest {
+    let n = evaluable.len();
+    let sequence = evaluable[i % n];
+    let k = i / n;
+    let seq = &model.sequences[sequence];
+    let frame = normalize_frame(seq, k as f64 * 0.37);
+    let byte = |v: usize| (v % 256) as u8;
+    PoseRequest {
+        sequence,
+        frame,
+        blend: [byte(37 * k), byte(91 * k)],
+        controllers: ControllerBytes {
+            user: [byte(13 * k), byte(13 * k + 64), byte(13 * k + 128), byte(13 * k + 192)],
+            mouth: (k % 65) as u8,
+        },
+    }
+}
+
+/// Runs `poses` poses of the workload, returning the checksum.
+fn run_workload(evaluator: &mut PoseEvaluator, evaluable: &[usize], offset: usize, poses: usize, pose: &mut Pose) -> f64 {
+    let model = evaluator.model().clone();
+    let mut checksum = 0.0f64;
+    for i in offset..offset + poses {
+        let request = workload_request(&model, evaluable, i);
+        if evaluator.evaluate(&request, pose).is_ok() {
+            let last = pose.bones.last().map_or(0.0, |m| m.translation.x);
+            let first = pose.bones.first().map_or(0.0, |m| m.translation.z);
+            checksum += f64::from(last) + f64::from(first);
+        }
+    }
+    checksum
+}
+
+/// `studioview bench`.
+pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
+    let model = match load(path) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let evaluable: Vec<usize> = (0..model.sequences.len()).filter(|&s| model.sequences[s].animation.is_some()).collect();
+    if evaluable.is_empty() || model.bones.is_empty() || poses == 0 {
+        eprintln!("error: {} has no sequence to evaluate", path.display());
+        return ExitCode::FAILURE;
+    }
+    let mut evaluator = PoseEvaluator::new(model.clone());
+    let mut pose = Pose::new(&model);
+    // Warm-up: builds the tables the workload touches, and the caches.
+    run_workload(&mut evaluator, &evaluable, 0, 2000, &mut pose);
+    let mut best = f64::INFINITY;
+    let mut checksum = 0.0;
+    for _ in 0..3 {
+        let started = Instant::now();
+        checksum = run_workload(&mut evaluator, &evaluable, 0, poses, &mut pose);
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    let ns_per_pose = best * 1e9 / poses as f64;
+    println!("model {}", path.display());
+    println!("bones {}", model.bones.len());
+    println!("poses {poses}");
+    println!("ns_per_pose {ns_per_pose:.1}");
+    println!("ns_per_bone {:.2}", ns_per_pose / model.bones.len() as f64);
+    println!("checksum {checksum:.6}");
+    println!("cache_bytes {}", evaluator.cache_bytes());
+    ExitCode::SUCCESS
+}
