@@ -30,7 +30,8 @@ pub fn sin_small(x: f32) -> f32 {
 #[inline]
 pub fn sin_cos(x: f32) -> (f32, f32) {
     let x64 = f64::from(x);
-    let mut r = x64 - (x64 / TAU).round() * TAU; // in [−π, π]
+    // Into [−π, π]; most angles already are.
+    let mut r = if x64.abs() <= PI { x64 } else { x64 - (x64 / TAU).round() * TAU };
     // Fold into [−π/2, π/2]: sin(π − r) = sin r, and cos changes sign.
     let mut cos_sign = 1.0f32;
     if r > FRAC_PI_2 {

@@ -8,7 +8,7 @@ use studio_model::{Bone, Model, Sequence};
 use crate::channel::{PositionKey, position_key, rotation_pair};
 use crate::fast;
 use crate::math::{Quaternion, angle_quaternion, quaternion_slerp};
-use crate::table::{SequenceTable, has_rotation_controller};
+use crate::table::{FLIP, Key, Motion, SequenceTable, has_rotation_controller};
 
 /// Bone-local rotations and positions of every bone, for one blend.
 #[derive(Clone, Debug, Default)]
@@ -62,7 +62,8 @@ fn add_controller(bone: &Bone, dof: usize, adj: &[f32], value: &mut f32) {
 }
 
 /// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
-/// trigonometry of [`crate::fast`].
+/// trigonometry of [`crate::fast`] (the slerps give the same results as
+/// [`fast::quaternion_slerp`], set up ahead in the table).
 pub fn sample_table(
     bones: &[Bone],
     table: &SequenceTable,
@@ -72,11 +73,11 @@ pub fn sample_table(
     adj: &[f32],
     out: &mut LocalPose,
 ) {
-    let (row0, row1) = (table.row(blend, k), table.row(blend, k + 1));
     let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
-    for ((bone, (k0, k1)), (rotation, position_out)) in bones.iter().zip(row0.iter().zip(row1)).zip(outputs) {
+    for (i, (bone, (rotation, position_out))) in bones.iter().zip(outputs).enumerate() {
+        let (k0, k1) = table.keys(blend, i, k);
         *rotation = if has_rotation_controller(bone) {
-            let angles = |key: &crate::table::Key| {
+            let angles = |key: &Key| {
                 let mut a = [0.0f32; 3];
                 for d in 0..3 {
                     a[d] = bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
@@ -90,10 +91,8 @@ pub fn sample_table(
             } else {
                 fast::quaternion_slerp(fast::angle_quaternion(a1), fast::angle_quaternion(a2), s)
             }
-        } else if k0.rotation == k1.rotation {
-            k0.rotation
         } else {
-            fast::quaternion_slerp(k0.rotation, k1.rotation, s)
+            keyframe_slerp(k0, k1, s)
         };
         for d in 0..3 {
             let hold = k0.hold & (1 << d) != 0;
@@ -102,6 +101,20 @@ pub fn sample_table(
             add_controller(bone, d, adj, &mut position_out[d]);
         }
     }
+}
+
+/// The slerp from key `k0` to key `k1` at `s`, as planned in the table.
+#[inline]
+fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Quaternion {
+    let p = k0.rotation;
+    let q = if k0.hold & FLIP != 0 { k1.rotation.map(|c| -c) } else { k1.rotation };
+    let (sclp, sclq) = match k0.motion {
+        Motion::Same => return p,
+        Motion::Full => return fast::quaternion_slerp(p, k1.rotation, s),
+        Motion::Lerp => (1.0 - s, s),
+        Motion::Slerp => (fast::sin_small((1.0 - s) * k0.omega) * k0.inv_sin, fast::sin_small(s * k0.omega) * k0.inv_sin),
+    };
+    [sclp * p[0] + sclq * q[0], sclp * p[1] + sclq * q[1], sclp * p[2] + sclq * q[2], sclp * p[3] + sclq * q[3]]
 }
 
 /// Samples blend `blend` of `sequence` at keyframe `k` and fraction `s` straight from its runs,

@@ -1,61 +1,160 @@
-//! Per-sequence keyframe tables: a sequence's run-length channels decoded once into one row per
-//! keyframe and bone, so a pose costs two row lookups per bone instead of walking runs and
-//! computing Euler-to-quaternion trigonometry.
+//! Per-sequence keyframe tables: a sequence's run-length channels decoded once into one key per
+//! bone and keyframe, so a pose costs two adjacent key lookups per bone instead of walking runs
+//! and computing Euler-to-quaternion trigonometry and a slerp's arc cosine.
 //!
-//! Row `k` of a bone holds what Valve's lookups give for keyframe `k`: the rotation as a
+//! Key `k` of a bone holds what Valve's lookups give for keyframe `k`: the rotation as a
 //! quaternion (or, for a bone a controller turns, the raw angles, since the controller's
-//! adjustment is added before the quaternion is formed), the raw position values, and which
-//! position channels hold over the interval to `k + 1`. Valve's second keyframe is then row
-//! `k + 1`, which the builder checks for every frame; one extra row holds the lookahead of the
-//! last frame. A sequence where the check fails (only malformed run data can do that) gets no
-//! table and is evaluated from its runs directly, as is one whose table would be too large.
+//! adjustment is added before the quaternion is formed) with the slerp towards key `k + 1`
+//! already set up, the raw position values, and which position channels hold over the interval
+//! to `k + 1`. Valve's second keyframe is key `k + 1`, which the builder checks for every frame;
+//! one extra key holds the lookahead of the last frame. A bone whose keys never change (its
+//! channels are absent or constant) keeps one key. A sequence where the check fails (only
+//! malformed run data can do that) gets no table and is evaluated from its runs directly, as is
+//! one whose table would be too large.
 
-use studio_model::{Model, Sequence};
+use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
+use crate::fast::{acos_unit, sin_small};
 use crate::math::{Quaternion, angle_quaternion};
 
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
 pub const MAX_TABLE_BYTES: usize = 32 << 20;
 
-/// One bone at one keyframe. 24 bytes.
+/// How the rotation moves from one key to the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Motion {
+    /// Both keys hold the same rotation: no slerp (Valve's `VectorCompare` case).
+    #[default]
+    Same,
+    /// Valve's slerp falls back to a lerp (the rotations are within 1e-6 of each other).
+    Lerp,
+    /// A slerp by `omega`, with `inv_sin` = 1 / sin ω.
+    Slerp,
+    /// A degenerate pair (opposite quaternions): the slerp is computed in full.
+    Full,
+}
+
+/// One bone at one keyframe. 32 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Key {
     /// The rotation quaternion, or for a bone with rotation controllers the raw x, y, z angle
     /// values (before value and scale).
     pub rotation: Quaternion,
+    /// The slerp angle towards the next key's rotation.
+    pub omega: f32,
+    /// 1 / sin `omega`.
+    pub inv_sin: f32,
     /// Raw x, y, z position values (before value and scale).
     pub position: [i16; 3],
-    /// Bit `d` set: position channel `d` holds its value to the next keyframe.
+    /// Bit `d` set: position channel `d` holds its value to the next keyframe. Bit 7 set: the
+    /// next key's rotation is negated for the slerp (the shorter way round).
     pub hold: u8,
+    /// How the rotation moves to the next key.
+    pub motion: Motion,
 }
 
-const _: () = assert!(size_of::<Key>() == 24);
+const _: () = assert!(size_of::<Key>() == 32);
 
-/// A sequence's keyframes, `blends × (frames + 1) × bones` rows.
+/// Bit of [`Key::hold`] saying the next rotation is negated.
+pub const FLIP: u8 = 0x80;
+
+/// A sequence's keyframes: per blend and bone either `frames + 1` keys or, for a bone that never
+/// changes, one.
 #[derive(Clone, Debug)]
 pub struct SequenceTable {
-    frames: usize,
     bones: usize,
+    /// Per blend and bone: first key and stride (1, or 0 for a constant bone).
+    spans: Vec<(u32, u32)>,
     keys: Vec<Key>,
 }
 
 impl SequenceTable {
-    /// The rows of one blend at keyframe `frame` (`frame ≤ frames`).
-    pub fn row(&self, blend: usize, frame: usize) -> &[Key] {
-        let start = (blend * (self.frames + 1) + frame) * self.bones;
-        &self.keys[start..start + self.bones]
+    /// Keys `k` and `k + 1` of a bone in a blend (`k < frames`).
+    #[inline]
+    pub fn keys(&self, blend: usize, bone: usize, k: usize) -> (&Key, &Key) {
+        let (start, stride) = self.spans[blend * self.bones + bone];
+        let at = start as usize + k * stride as usize;
+        (&self.keys[at], &self.keys[at + stride as usize])
     }
 
     /// Bytes the table takes.
     pub fn bytes(&self) -> usize {
-        self.keys.len() * size_of::<Key>()
+        self.keys.len() * size_of::<Key>() + self.spans.len() * size_of::<(u32, u32)>()
     }
 }
 
 /// Whether a bone's rotation is adjusted by a controller (so its table stores raw angles).
-pub fn has_rotation_controller(bone: &studio_model::Bone) -> bool {
+pub fn has_rotation_controller(bone: &Bone) -> bool {
     bone.controllers[3..].iter().any(Option::is_some)
+}
+
+/// Sets up the slerp from `key` to `next` exactly as [`crate::fast::quaternion_slerp`] would.
+fn plan_slerp(key: &mut Key, next: Quaternion) {
+    let p = key.rotation;
+    if p == next {
+        key.motion = Motion::Same;
+        return;
+    }
+    let mut a = 0.0f32;
+    let mut b = 0.0f32;
+    for i in 0..4 {
+        a += (p[i] - next[i]) * (p[i] - next[i]);
+        b += (p[i] + next[i]) * (p[i] + next[i]);
+    }
+    let q = if a > b { next.map(|c| -c) } else { next };
+    if a > b {
+        key.hold |= FLIP;
+    }
+    let cosom = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    key.motion = if 1.0 + f64::from(cosom) <= 0.000001 {
+        Motion::Full
+    } else if 1.0 - f64::from(cosom) > 0.000001 {
+        key.omega = acos_unit(cosom.max(0.0));
+        key.inv_sin = 1.0 / sin_small(key.omega);
+        Motion::Slerp
+    } else {
+        Motion::Lerp
+    };
+}
+
+/// The raw keys of one bone in one blend, `frames + 1` of them, or `None` if Valve's second
+/// keyframe ever differs from the next key.
+fn raw_keys(data: &[u8], anim: &studio_model::BoneAnimation, frames: usize, out: &mut Vec<Key>) -> Option<()> {
+    let mut expected_rotation = [0i16; 3];
+    let mut expected_position: [Option<i16>; 3] = [None; 3];
+    let mut last = Key::default();
+    for frame in 0..frames {
+        let k = i32::try_from(frame).ok()?;
+        let mut key = Key::default();
+        for d in 0..3 {
+            let (r1, r2) = match anim.channels[d + 3] {
+                Some(channel) => rotation_pair(data, channel.offset as usize, k),
+                None => (0, 0),
+            };
+            let (p1, p2, hold) = match anim.channels[d] {
+                Some(channel) => match position_key(data, channel.offset as usize, k) {
+                    PositionKey::Lerp(a, b) => (a, b, false),
+                    PositionKey::Hold(a) => (a, a, true),
+                },
+                None => (0, 0, true),
+            };
+            if frame > 0 && (expected_rotation[d] != r1 || expected_position[d].is_some_and(|e| e != p1)) {
+                return None;
+            }
+            key.rotation[d] = f32::from(r1);
+            key.position[d] = p1;
+            key.hold |= u8::from(hold) << d;
+            expected_rotation[d] = r2;
+            expected_position[d] = (!hold).then_some(p2);
+            last.rotation[d] = f32::from(r2);
+            last.position[d] = p2;
+        }
+        out.push(key);
+    }
+    last.hold = 0b111;
+    out.push(last);
+    Some(())
 }
 
 /// Builds the table for a sequence, or `None` if it cannot be tabled exactly or would be too
@@ -65,63 +164,45 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let frames = sequence.frames() as usize;
     let bones = model.bones.len();
     let blends = animation.num_blends();
-    let rows = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(bones)?;
-    if rows.checked_mul(size_of::<Key>())? > MAX_TABLE_BYTES {
+    let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(bones)?;
+    if most.checked_mul(size_of::<Key>())? > MAX_TABLE_BYTES {
         return None;
     }
     let data = model.animation_data(sequence);
-    let mut keys = vec![Key::default(); rows];
+    let mut keys = Vec::new();
+    let mut spans = Vec::with_capacity(blends * bones);
+    let mut scratch = Vec::with_capacity(frames + 1);
     for blend in 0..blends {
-        for (b, (bone, anim)) in model.bones.iter().zip(animation.blend(blend)?).enumerate() {
-            let at = |frame: usize| (blend * (frames + 1) + frame) * bones + b;
-            // Raw lookahead of the previous frame, which must equal this frame's keyframe.
-            let mut expected_rotation = [0i16; 3];
-            let mut expected_position: [Option<i16>; 3] = [None; 3];
-            for frame in 0..frames {
-                let k = i32::try_from(frame).ok()?;
-                let mut key = Key::default();
-                let mut next = [0i16; 3];
-                let mut next_position = [0i16; 3];
-                for d in 0..3 {
-                    let (r1, r2) = match anim.channels[d + 3] {
-                        Some(channel) => rotation_pair(data, channel.offset as usize, k),
-                        None => (0, 0),
-                    };
-                    let (p1, p2, hold) = match anim.channels[d] {
-                        Some(channel) => match position_key(data, channel.offset as usize, k) {
-                            PositionKey::Lerp(a, b) => (a, b, false),
-                            PositionKey::Hold(a) => (a, a, true),
-                        },
-                        None => (0, 0, true),
-                    };
-                    if frame > 0 && (expected_rotation[d] != r1 || expected_position[d].is_some_and(|e| e != p1)) {
-                        return None;
-                    }
-                    key.rotation[d] = f32::from(r1);
-                    key.position[d] = p1;
-                    key.hold |= u8::from(hold) << d;
-                    next[d] = r2;
-                    next_position[d] = p2;
-                    expected_rotation[d] = r2;
-                    expected_position[d] = (!hold).then_some(p2);
-                }
-                keys[at(frame)] = key;
-                if frame + 1 == frames {
-                    keys[at(frames)] = Key {
-                        rotation: [f32::from(next[0]), f32::from(next[1]), f32::from(next[2]), 0.0],
-                        position: next_position,
-                        hold: 0b111,
-                    };
-                }
-            }
+        for (bone, anim) in model.bones.iter().zip(animation.blend(blend)?) {
+            scratch.clear();
+            raw_keys(data, anim, frames, &mut scratch)?;
             if !has_rotation_controller(bone) {
-                for frame in 0..=frames {
-                    let key = &mut keys[at(frame)];
+                for key in &mut scratch {
                     let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
                     key.rotation = angle_quaternion([angle(0), angle(1), angle(2)]);
                 }
+                for k in 0..frames {
+                    let next = scratch[k + 1].rotation;
+                    plan_slerp(&mut scratch[k], next);
+                }
+            }
+            let start = u32::try_from(keys.len()).ok()?;
+            // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.
+            let constant = scratch[..frames].iter().all(|k| *k == scratch[0]) && {
+                let (a, b) = (&scratch[0], &scratch[frames]);
+                a.rotation == b.rotation && a.position == b.position
+            };
+            if constant {
+                let mut key = scratch[0];
+                key.motion = Motion::Same;
+                keys.push(key);
+                spans.push((start, 0));
+            } else {
+                keys.extend_from_slice(&scratch);
+                spans.push((start, 1));
             }
         }
     }
-    Some(SequenceTable { frames, bones, keys })
+    keys.shrink_to_fit();
+    Some(SequenceTable { bones, spans, keys })
 }
