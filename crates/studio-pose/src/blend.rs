@@ -1,7 +1,7 @@
 //! Which animations of a sequence a pose mixes, and how (goldsrc-sequences.md, "Blends";
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
-use crate::math::Quaternion;
+use glam::Vec4;
 use crate::sample::LocalPose;
 
 /// The animations to sample and the weights to mix them with.
@@ -52,22 +52,22 @@ pub fn plan(num_blends: usize, blend: [u8; 2]) -> BlendPlan {
     }
 }
 
-/// A slerp: Valve's exact one ([`crate::math::quaternion_slerp`]) or the fast one
-/// ([`crate::fast::quaternion_slerp`]).
-pub type Slerp = fn(Quaternion, Quaternion, f32) -> Quaternion;
-
-/// `StudioSlerpBones`: mixes `b` into `a` by `s`, clamped to 0..1.
-pub fn slerp_bones(a: &mut LocalPose, b: &LocalPose, s: f32, quaternion_slerp: Slerp) {
+/// `StudioSlerpBones`: mixes `b` into `a` by `s`, clamped to 0..1, with Valve's exact slerp
+/// ([`crate::math::quaternion_slerp`]) or the fast one ([`crate::fast::quaternion_slerp`]).
+pub fn slerp_bones(a: &mut LocalPose, b: &LocalPose, s: f32, quaternion_slerp: impl Fn(Vec4, Vec4, f32) -> Vec4) {
     let s = s.clamp(0.0, 1.0);
     let s1 = 1.0 - s;
     for (qa, qb) in a.rotations.iter_mut().zip(&b.rotations) {
         *qa = quaternion_slerp(*qa, *qb, s);
     }
     for (pa, pb) in a.positions.iter_mut().zip(&b.positions) {
-        for d in 0..3 {
-            pa[d] = pa[d] * s1 + pb[d] * s;
-        }
+        *pa = *pa * s1 + *pb * s;
     }
+}
+
+/// Valve's exact slerp on `Vec4`s.
+pub fn exact_slerp(p: Vec4, q: Vec4, t: f32) -> Vec4 {
+    Vec4::from_array(crate::math::quaternion_slerp(p.to_array(), q.to_array(), t))
 }
 
 #[cfg(test)]
@@ -96,12 +96,15 @@ mod tests {
 
     #[test]
     fn slerp_bones_clamps_and_mixes_positions() {
-        let mut a = LocalPose { rotations: vec![[0.0, 0.0, 0.0, 1.0]], positions: vec![[0.0, 2.0, 4.0]] };
-        let b = LocalPose { rotations: vec![[0.0, 0.0, 1.0, 0.0]], positions: vec![[4.0, 2.0, 0.0]] };
+        use glam::Vec3A;
+        let mut a = LocalPose { rotations: vec![Vec4::W], positions: vec![Vec3A::new(0.0, 2.0, 4.0)] };
+        let b = LocalPose { rotations: vec![Vec4::Z], positions: vec![Vec3A::new(4.0, 2.0, 0.0)] };
         let mut c = a.clone();
-        slerp_bones(&mut a, &b, 0.25, crate::math::quaternion_slerp);
-        assert_eq!(a.positions[0], [1.0, 2.0, 3.0]);
-        slerp_bones(&mut c, &b, 7.0, crate::math::quaternion_slerp);
-        assert_eq!(c.positions[0], [4.0, 2.0, 0.0]);
+        slerp_bones(&mut a, &b, 0.25, exact_slerp);
+        assert_eq!(a.positions[0], Vec3A::new(1.0, 2.0, 3.0));
+        slerp_bones(&mut c, &b, 7.0, exact_slerp);
+        assert_eq!(c.positions[0], Vec3A::new(4.0, 2.0, 0.0));
+        let half = std::f32::consts::FRAC_1_SQRT_2;
+        assert!(a.rotations[0].abs_diff_eq(Vec4::new(0.0, 0.0, (0.25 * std::f32::consts::FRAC_PI_2).sin(), (0.25 * std::f32::consts::FRAC_PI_2).cos()), 1e-6), "{:?} {half}", a.rotations[0]);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-use crate::math::Quaternion;
+use glam::Vec4;
 
 /// `sin x` for |x| ≤ π/2 + 0.1: Taylor series to x¹³ (truncation error below 1e-9).
 #[inline]
@@ -26,13 +26,30 @@ pub fn sin_small(x: f32) -> f32 {
     sin_kernel(x)
 }
 
-/// `sin` and `cos` of any finite angle, reduced in double precision.
+/// `cos x` for |x| ≤ π/2: Taylor series to x¹⁴ (truncation error below 1e-8).
+#[inline]
+fn cos_kernel(x: f32) -> f32 {
+    let x2 = x * x;
+    let p = -1.0 / 87_178_291_200.0_f32;
+    let p = p * x2 + 1.0 / 479_001_600.0;
+    let p = p * x2 - 1.0 / 3_628_800.0;
+    let p = p * x2 + 1.0 / 40_320.0;
+    let p = p * x2 - 1.0 / 720.0;
+    let p = p * x2 + 1.0 / 24.0;
+    let p = p * x2 - 0.5;
+    1.0 + x2 * p
+}
+
+/// `sin` and `cos` of any finite angle. Half of an Euler angle is nearly always within
+/// [−π/2, π/2], where this is two polynomials; other angles are reduced in double precision.
 #[inline]
 pub fn sin_cos(x: f32) -> (f32, f32) {
+    if x.abs() <= std::f32::consts::FRAC_PI_2 {
+        return (sin_kernel(x), cos_kernel(x));
+    }
     let x64 = f64::from(x);
-    // Into [−π, π]; most angles already are.
+    // Into [−π, π], then folded into [−π/2, π/2]: sin(π − r) = sin r, cos(π − r) = −cos r.
     let mut r = if x64.abs() <= PI { x64 } else { x64 - (x64 / TAU).round() * TAU };
-    // Fold into [−π/2, π/2]: sin(π − r) = sin r, and cos changes sign.
     let mut cos_sign = 1.0f32;
     if r > FRAC_PI_2 {
         r = PI - r;
@@ -42,10 +59,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         cos_sign = -1.0;
     }
     let r = r as f32;
-    let s = sin_kernel(r);
-    // cos r = sin(π/2 − |r|), with π/2 − |r| in [0, π/2].
-    let c = sin_kernel((FRAC_PI_2 - f64::from(r.abs())) as f32);
-    (s, cos_sign * c)
+    (sin_kernel(r), cos_sign * cos_kernel(r))
 }
 
 /// `acos x` for x in [0, 1] (Abramowitz and Stegun 4.4.46, error below 2e-8).
@@ -64,46 +78,83 @@ pub fn acos_unit(x: f32) -> f32 {
 
 /// `AngleQuaternion` with [`sin_cos`].
 #[inline]
-pub fn angle_quaternion(angles: [f32; 3]) -> Quaternion {
+pub fn angle_quaternion(angles: [f32; 3]) -> Vec4 {
     let (sy, cy) = sin_cos(angles[2] * 0.5);
     let (sp, cp) = sin_cos(angles[1] * 0.5);
     let (sr, cr) = sin_cos(angles[0] * 0.5);
-    [
+    Vec4::new(
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,
         cr * cp * sy - sr * sp * cy,
         cr * cp * cy + sr * sp * sy,
-    ]
+    )
 }
 
-/// `QuaternionSlerp` with the fast functions; the same branches and constants as Valve's.
+/// How Valve's slerp goes from one quaternion to another, worked out once for any `t`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SlerpSetup {
+    /// The quaternions are equal: the result is the first (Valve's lerp of a quaternion with
+    /// itself gives it back to within rounding).
+    Same,
+    /// Within 1e-6 of each other: a lerp, towards the second negated if `flip`.
+    Lerp {
+        /// Whether the second quaternion is negated (the shorter way round).
+        flip: bool,
+    },
+    /// A slerp by `omega`.
+    Slerp {
+        /// Whether the second quaternion is negated.
+        flip: bool,
+        /// The angle between them.
+        omega: f32,
+        /// 1 / sin ω.
+        inv_sin: f32,
+    },
+    /// Opposite quaternions (only degenerate input): Valve's own branch.
+    Full,
+}
+
+/// Valve's choices in `QuaternionSlerp` for `p` and `q`.
 #[inline]
-pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
-    let mut a = 0.0f32;
-    let mut b = 0.0f32;
-    for i in 0..4 {
-        a += (p[i] - q[i]) * (p[i] - q[i]);
-        b += (p[i] + q[i]) * (p[i] + q[i]);
+pub fn slerp_setup(p: Vec4, q: Vec4) -> SlerpSetup {
+    if p == q {
+        return SlerpSetup::Same;
     }
-    let q = if a > b { [-q[0], -q[1], -q[2], -q[3]] } else { q };
-    let cosom = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    let a = (p - q).length_squared();
+    let b = (p + q).length_squared();
+    let flip = a > b;
+    let cosom = p.dot(if flip { -q } else { q });
     if 1.0 + f64::from(cosom) <= 0.000001 {
-        // Opposite quaternions (only degenerate input reaches this): Valve's exact branch.
-        return crate::math::quaternion_slerp(p, q, t);
-    }
-    let (sclp, sclq) = if 1.0 - f64::from(cosom) > 0.000001 {
+        SlerpSetup::Full
+    } else if 1.0 - f64::from(cosom) > 0.000001 {
         let omega = acos_unit(cosom.max(0.0));
-        let inv = 1.0 / sin_small(omega);
-        (sin_small((1.0 - t) * omega) * inv, sin_small(t * omega) * inv)
+        SlerpSetup::Slerp { flip, omega, inv_sin: 1.0 / sin_small(omega) }
     } else {
-        (1.0 - t, t)
-    };
-    [
-        sclp * p[0] + sclq * q[0],
-        sclp * p[1] + sclq * q[1],
-        sclp * p[2] + sclq * q[2],
-        sclp * p[3] + sclq * q[3],
-    ]
+        SlerpSetup::Lerp { flip }
+    }
+}
+
+/// Applies a [`SlerpSetup`] at `t`.
+#[inline]
+pub fn slerp_with(setup: SlerpSetup, p: Vec4, q: Vec4, t: f32) -> Vec4 {
+    match setup {
+        SlerpSetup::Same => p,
+        SlerpSetup::Lerp { flip } => p * (1.0 - t) + if flip { -q } else { q } * t,
+        SlerpSetup::Slerp { flip, omega, inv_sin } => {
+            let sclp = sin_small((1.0 - t) * omega) * inv_sin;
+            let sclq = sin_small(t * omega) * inv_sin;
+            p * sclp + if flip { -q } else { q } * sclq
+        }
+        SlerpSetup::Full => {
+            Vec4::from_array(crate::math::quaternion_slerp(p.to_array(), q.to_array(), t))
+        }
+    }
+}
+
+/// `QuaternionSlerp` with the fast functions: the same branches and constants as Valve's.
+#[inline]
+pub fn quaternion_slerp(p: Vec4, q: Vec4, t: f32) -> Vec4 {
+    slerp_with(slerp_setup(p, q), p, q, t)
 }
 
 #[cfg(test)]
@@ -146,13 +197,13 @@ mod tests {
             let b = [a[0] + 0.4 - i as f32 * 0.002, a[1] * 1.7, a[2] - 2.9 + i as f32 * 0.015];
             let (p, q) = (crate::math::angle_quaternion(a), crate::math::angle_quaternion(b));
             for t in [0.0, 0.1, 0.37, 0.5, 0.99, 1.0, -0.01] {
-                let fast = quaternion_slerp(p, q, t);
+                let fast = quaternion_slerp(Vec4::from_array(p), Vec4::from_array(q), t).to_array();
                 let exact = crate::math::quaternion_slerp(p, q, t);
                 for c in 0..4 {
                     worst = worst.max((fast[c] - exact[c]).abs());
                 }
             }
-            let fa = angle_quaternion(b);
+            let fa = angle_quaternion(b).to_array();
             let ea = crate::math::angle_quaternion(b);
             for c in 0..4 {
                 worst = worst.max((fa[c] - ea[c]).abs());

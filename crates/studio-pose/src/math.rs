@@ -5,7 +5,7 @@
 //! reference poses depend on that). Where C promotes to double (`1.0 - t`, the sines of the
 //! slerp), the arithmetic here is done in `f64` and rounded back, as the compiled C does.
 
-use glam::{Affine3A, Mat3A, Vec3A};
+use glam::{Affine3A, Mat3A, Vec3A, Vec4};
 
 /// A quaternion as Valve stores it: x, y, z, w.
 pub type Quaternion = [f32; 4];
@@ -78,13 +78,13 @@ pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
 /// `QuaternionMatrix` with the translation `pos`: a bone's transform relative to its parent.
 /// Valve's terms in the same order, in single precision (C evaluates them in double; the
 /// difference is within an ulp of each element).
-pub fn bone_matrix(q: Quaternion, pos: [f32; 3]) -> Affine3A {
-    let [x, y, z, w] = q;
+pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
+    let [x, y, z, w] = q.to_array();
     // Columns of Valve's row-major matrix[row][col].
     let x_axis = Vec3A::new(1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y + 2.0 * w * z, 2.0 * x * z - 2.0 * w * y);
     let y_axis = Vec3A::new(2.0 * x * y - 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z + 2.0 * w * x);
     let z_axis = Vec3A::new(2.0 * x * z + 2.0 * w * y, 2.0 * y * z - 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
-    Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: Vec3A::from_array(pos) }
+    Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: pos }
 }
 
 #[cfg(test)]
@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn bone_matrix_matches_glam_for_unit_quaternions() {
         let q = angle_quaternion([0.4, 0.5, -0.6]);
-        let m = bone_matrix(q, [1.0, 2.0, 3.0]);
+        let m = bone_matrix(Vec4::from_array(q), Vec3A::new(1.0, 2.0, 3.0));
         let g = Affine3A::from_rotation_translation(glam::Quat::from_array(q), glam::Vec3::new(1.0, 2.0, 3.0));
         assert!(m.abs_diff_eq(g, 1e-6));
     }

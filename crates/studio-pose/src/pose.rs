@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use glam::{Affine3A, Vec3};
+use glam::{Affine3A, Vec3, Vec4};
 use studio_model::Model;
 use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
 
-use crate::blend::{BlendPlan, Slerp, plan, slerp_bones};
+use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones};
 use crate::controllers::{ControllerBytes, adjustments};
 use crate::math::bone_matrix;
-use crate::sample::{LocalPose, keyframe, sample_runs, sample_table};
+use crate::sample::{BoneSetup, LocalPose, keyframe, sample_runs, sample_table};
 use crate::table::{SequenceTable, build};
 
 /// What to evaluate: the entity state a game client would hold.
@@ -83,6 +83,7 @@ enum Source {
 pub struct PoseEvaluator {
     model: Arc<Model>,
     sources: Vec<Option<Source>>,
+    setup: Vec<BoneSetup>,
     blends: [LocalPose; 4],
     adj: Vec<f32>,
 }
@@ -93,6 +94,7 @@ impl PoseEvaluator {
         let bones = model.bones.len();
         Self {
             sources: (0..model.sequences.len()).map(|_| None).collect(),
+            setup: model.bones.iter().map(BoneSetup::new).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
             adj: vec![0.0; model.bone_controllers.len()],
             model,
@@ -172,7 +174,7 @@ impl PoseEvaluator {
         };
         for (slot, &animation) in self.blends.iter_mut().zip(animations) {
             match source {
-                Some(table) => sample_table(&model.bones, table, animation, k, s, &self.adj, slot),
+                Some(table) => sample_table(&self.setup, table, animation, k, s, &self.adj, slot),
                 None => sample_runs(model, sequence, animation, k, s, &self.adj, slot),
             }
             // Motion extraction: the motion bone's extracted axes stay at the origin.
@@ -184,19 +186,34 @@ impl PoseEvaluator {
                 }
             }
         }
-        let slerp: Slerp = if source.is_some() { crate::fast::quaternion_slerp } else { crate::math::quaternion_slerp };
         let [first, second, third, fourth] = &mut self.blends;
-        match plan {
-            BlendPlan::Single(_) => {}
-            BlendPlan::Two(_, w) => slerp_bones(first, second, w, slerp),
-            BlendPlan::Four(_, [w0, w1]) => {
-                slerp_bones(first, second, w0, slerp);
-                slerp_bones(third, fourth, w0, slerp);
-                slerp_bones(first, third, w1, slerp);
-            }
+        if source.is_some() {
+            mix(plan, first, second, third, fourth, crate::fast::quaternion_slerp);
+        } else {
+            mix(plan, first, second, third, fourth, exact_slerp);
         }
         model_space(model, first, pose);
         Ok(())
+    }
+}
+
+/// Mixes the sampled animations into `first` as `plan` says.
+fn mix(
+    plan: BlendPlan,
+    first: &mut LocalPose,
+    second: &LocalPose,
+    third: &mut LocalPose,
+    fourth: &LocalPose,
+    slerp: impl Fn(Vec4, Vec4, f32) -> Vec4 + Copy,
+) {
+    match plan {
+        BlendPlan::Single(_) => {}
+        BlendPlan::Two(_, w) => slerp_bones(first, second, w, slerp),
+        BlendPlan::Four(_, [w0, w1]) => {
+            slerp_bones(first, second, w0, slerp);
+            slerp_bones(third, fourth, w0, slerp);
+            slerp_bones(first, third, w1, slerp);
+        }
     }
 }
 
@@ -213,18 +230,12 @@ fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
         // The corner at bbmin, then each axis's edge added where bit `axis` of k is set: the
         // same points as transforming each corner, for a quarter of the work.
         let m = &pose.bones[hitbox.bone];
-        let base = m.transform_point3a(hitbox.bbmin.into());
         let size = hitbox.bbmax - hitbox.bbmin;
-        let edges = [m.matrix3.x_axis * size.x, m.matrix3.y_axis * size.y, m.matrix3.z_axis * size.z];
-        for (k, corner) in corners.iter_mut().enumerate() {
-            let mut point = base;
-            for (axis, edge) in edges.iter().enumerate() {
-                if k & (1 << axis) != 0 {
-                    point += *edge;
-                }
-            }
-            *corner = point.into();
-        }
+        let (x, y, z) = (m.matrix3.x_axis * size.x, m.matrix3.y_axis * size.y, m.matrix3.z_axis * size.z);
+        let c0 = m.transform_point3a(hitbox.bbmin.into());
+        let (c1, c2, c4) = (c0 + x, c0 + y, c0 + z);
+        let (c3, c5, c6) = (c1 + y, c1 + z, c2 + z);
+        *corners = [c0, c1, c2, c3, c4, c5, c6, c3 + z].map(Vec3::from);
     }
     for (point, attachment) in pose.attachments.iter_mut().zip(&model.attachments) {
         *point = pose.bones[attachment.bone].transform_point3(attachment.org);

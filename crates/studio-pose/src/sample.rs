@@ -7,22 +7,60 @@ use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
 use crate::fast;
-use crate::math::{Quaternion, angle_quaternion, quaternion_slerp};
+use glam::{BVec3A, Vec3A, Vec4};
+
+use crate::math::{angle_quaternion, quaternion_slerp};
 use crate::table::{FLIP, Key, Motion, SequenceTable, has_rotation_controller};
 
 /// Bone-local rotations and positions of every bone, for one blend.
 #[derive(Clone, Debug, Default)]
 pub struct LocalPose {
-    /// Rotation of each bone relative to its parent.
-    pub rotations: Vec<Quaternion>,
+    /// Rotation of each bone relative to its parent, as Valve's (x, y, z, w).
+    pub rotations: Vec<Vec4>,
     /// Position of each bone relative to its parent.
-    pub positions: Vec<[f32; 3]>,
+    pub positions: Vec<Vec3A>,
 }
 
 impl LocalPose {
     /// A pose of `bones` bones, all zero.
     pub fn new(bones: usize) -> Self {
-        Self { rotations: vec![[0.0; 4]; bones], positions: vec![[0.0; 3]; bones] }
+        Self { rotations: vec![Vec4::ZERO; bones], positions: vec![Vec3A::ZERO; bones] }
+    }
+}
+
+/// A bone's fields as the per-pose path reads them, gathered once per model.
+#[derive(Clone, Copy, Debug)]
+pub struct BoneSetup {
+    /// Default position.
+    pub position_value: Vec3A,
+    /// Position scale.
+    pub position_scale: Vec3A,
+    /// Default rotation angles.
+    pub rotation_value: [f32; 3],
+    /// Rotation scale.
+    pub rotation_scale: [f32; 3],
+    /// The controller of each degree of freedom.
+    pub controllers: [Option<usize>; 6],
+    /// Whether a controller turns one of its rotations.
+    pub rotation_controlled: bool,
+    /// Whether a controller moves one of its positions.
+    pub position_controlled: bool,
+}
+
+impl BoneSetup {
+    /// The setup of `bone`.
+    pub fn new(bone: &Bone) -> Self {
+        let v = bone.value;
+        let c = bone.scale;
+        Self {
+            position_value: Vec3A::new(v[0], v[1], v[2]),
+            position_scale: Vec3A::new(c[0], c[1], c[2]),
+            rotation_value: [v[3], v[4], v[5]],
+            rotation_scale: [c[3], c[4], c[5]],
+            controllers: bone.controllers,
+            rotation_controlled: has_rotation_controller(bone),
+            position_controlled: bone.controllers[..3].iter().any(Option::is_some),
+        }
     }
 }
 
@@ -51,21 +89,22 @@ fn position(value: f32, scale: f32, r1: f32, r2: f32, s: f32, hold: bool) -> f32
     (f64::from(value) + mixed * f64::from(scale)) as f32
 }
 
-fn rotation_from_angles(a1: [f32; 3], a2: [f32; 3], s: f32) -> Quaternion {
-    if a1 == a2 { angle_quaternion(a1) } else { quaternion_slerp(angle_quaternion(a1), angle_quaternion(a2), s) }
+fn rotation_from_angles(a1: [f32; 3], a2: [f32; 3], s: f32) -> Vec4 {
+    let q = if a1 == a2 { angle_quaternion(a1) } else { quaternion_slerp(angle_quaternion(a1), angle_quaternion(a2), s) };
+    Vec4::from_array(q)
 }
 
-fn add_controller(bone: &Bone, dof: usize, adj: &[f32], value: &mut f32) {
-    if let Some(c) = bone.controllers[dof] {
+fn add_controller(controllers: &[Option<usize>; 6], dof: usize, adj: &[f32], value: &mut f32) {
+    if let Some(c) = controllers[dof] {
         *value += adj[c];
     }
 }
 
 /// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
-/// trigonometry of [`crate::fast`] (the slerps give the same results as
-/// [`fast::quaternion_slerp`], set up ahead in the table).
+/// trigonometry of [`crate::fast`] (the keyframe slerps were set up ahead in the table) and
+/// positions mixed in single precision.
 pub fn sample_table(
-    bones: &[Bone],
+    bones: &[BoneSetup],
     table: &SequenceTable,
     blend: usize,
     k: usize,
@@ -76,12 +115,12 @@ pub fn sample_table(
     let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
     for (i, (bone, (rotation, position_out))) in bones.iter().zip(outputs).enumerate() {
         let (k0, k1) = table.keys(blend, i, k);
-        *rotation = if has_rotation_controller(bone) {
+        *rotation = if bone.rotation_controlled {
             let angles = |key: &Key| {
                 let mut a = [0.0f32; 3];
                 for d in 0..3 {
-                    a[d] = bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
-                    add_controller(bone, d + 3, adj, &mut a[d]);
+                    a[d] = bone.rotation_value[d] + key.rotation[d] * bone.rotation_scale[d];
+                    add_controller(&bone.controllers, d + 3, adj, &mut a[d]);
                 }
                 a
             };
@@ -94,27 +133,36 @@ pub fn sample_table(
         } else {
             keyframe_slerp(k0, k1, s)
         };
-        for d in 0..3 {
-            let hold = k0.hold & (1 << d) != 0;
-            let (r1, r2) = (f32::from(k0.position[d]), f32::from(k1.position[d]));
-            position_out[d] = position(bone.value[d], bone.scale[d], r1, r2, s, hold);
-            add_controller(bone, d, adj, &mut position_out[d]);
+        let raw = |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
+        let (r1, r2) = (raw(k0), raw(k1));
+        let hold = BVec3A::new(k0.hold & 1 != 0, k0.hold & 2 != 0, k0.hold & 4 != 0);
+        let mixed = Vec3A::select(hold, r1, r1 * (1.0 - s) + r2 * s);
+        let mut position = bone.position_value + mixed * bone.position_scale;
+        if bone.position_controlled {
+            for d in 0..3 {
+                add_controller(&bone.controllers, d, adj, &mut position[d]);
+            }
         }
+        *position_out = position;
     }
 }
 
 /// The slerp from key `k0` to key `k1` at `s`, as planned in the table.
 #[inline]
-fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Quaternion {
-    let p = k0.rotation;
-    let q = if k0.hold & FLIP != 0 { k1.rotation.map(|c| -c) } else { k1.rotation };
-    let (sclp, sclq) = match k0.motion {
-        Motion::Same => return p,
-        Motion::Full => return fast::quaternion_slerp(p, k1.rotation, s),
-        Motion::Lerp => (1.0 - s, s),
-        Motion::Slerp => (fast::sin_small((1.0 - s) * k0.omega) * k0.inv_sin, fast::sin_small(s * k0.omega) * k0.inv_sin),
-    };
-    [sclp * p[0] + sclq * q[0], sclp * p[1] + sclq * q[1], sclp * p[2] + sclq * q[2], sclp * p[3] + sclq * q[3]]
+fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
+    let p = Vec4::from_array(k0.rotation);
+    let q = Vec4::from_array(k1.rotation);
+    let q = if k0.hold & FLIP != 0 { -q } else { q };
+    match k0.motion {
+        Motion::Same => p,
+        Motion::Full => fast::quaternion_slerp(p, Vec4::from_array(k1.rotation), s),
+        Motion::Lerp => p * (1.0 - s) + q * s,
+        Motion::Slerp => {
+            let sclp = fast::sin_small((1.0 - s) * k0.omega) * k0.inv_sin;
+            let sclq = fast::sin_small(s * k0.omega) * k0.inv_sin;
+            p * sclp + q * sclq
+        }
+    }
 }
 
 /// Samples blend `blend` of `sequence` at keyframe `k` and fraction `s` straight from its runs,
@@ -135,6 +183,7 @@ pub fn sample_runs(
     for ((bone, anim), (rotation, position_out)) in model.bones.iter().zip(anims).zip(outputs) {
         let mut a1 = [0.0f32; 3];
         let mut a2 = [0.0f32; 3];
+        let controllers = &bone.controllers;
         for d in 0..3 {
             match anim.channels[d + 3] {
                 Some(channel) => {
@@ -144,8 +193,8 @@ pub fn sample_runs(
                 }
                 None => (a1[d], a2[d]) = (bone.value[d + 3], bone.value[d + 3]),
             }
-            add_controller(bone, d + 3, adj, &mut a1[d]);
-            add_controller(bone, d + 3, adj, &mut a2[d]);
+            add_controller(controllers, d + 3, adj, &mut a1[d]);
+            add_controller(controllers, d + 3, adj, &mut a2[d]);
         }
         *rotation = rotation_from_angles(a1, a2, s);
         for d in 0..3 {
@@ -158,7 +207,7 @@ pub fn sample_runs(
                 },
                 None => bone.value[d],
             };
-            add_controller(bone, d, adj, &mut position_out[d]);
+            add_controller(controllers, d, adj, &mut position_out[d]);
         }
     }
 }

@@ -15,7 +15,9 @@
 use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
-use crate::fast::{acos_unit, sin_small};
+use glam::Vec4;
+
+use crate::fast::{SlerpSetup, slerp_setup};
 use crate::math::{Quaternion, angle_quaternion};
 
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
@@ -89,32 +91,20 @@ pub fn has_rotation_controller(bone: &Bone) -> bool {
     bone.controllers[3..].iter().any(Option::is_some)
 }
 
-/// Sets up the slerp from `key` to `next` exactly as [`crate::fast::quaternion_slerp`] would.
+/// Sets up the slerp from `key` to `next` as [`crate::fast::quaternion_slerp`] would.
 fn plan_slerp(key: &mut Key, next: Quaternion) {
-    let p = key.rotation;
-    if p == next {
-        key.motion = Motion::Same;
-        return;
-    }
-    let mut a = 0.0f32;
-    let mut b = 0.0f32;
-    for i in 0..4 {
-        a += (p[i] - next[i]) * (p[i] - next[i]);
-        b += (p[i] + next[i]) * (p[i] + next[i]);
-    }
-    let q = if a > b { next.map(|c| -c) } else { next };
-    if a > b {
-        key.hold |= FLIP;
-    }
-    let cosom = p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
-    key.motion = if 1.0 + f64::from(cosom) <= 0.000001 {
-        Motion::Full
-    } else if 1.0 - f64::from(cosom) > 0.000001 {
-        key.omega = acos_unit(cosom.max(0.0));
-        key.inv_sin = 1.0 / sin_small(key.omega);
-        Motion::Slerp
-    } else {
-        Motion::Lerp
+    key.motion = match slerp_setup(Vec4::from_array(key.rotation), Vec4::from_array(next)) {
+        SlerpSetup::Same => Motion::Same,
+        SlerpSetup::Full => Motion::Full,
+        SlerpSetup::Lerp { flip } => {
+            key.hold |= if flip { FLIP } else { 0 };
+            Motion::Lerp
+        }
+        SlerpSetup::Slerp { flip, omega, inv_sin } => {
+            key.hold |= if flip { FLIP } else { 0 };
+            (key.omega, key.inv_sin) = (omega, inv_sin);
+            Motion::Slerp
+        }
     };
 }
 
