@@ -79,9 +79,14 @@ pub fn acos_unit(x: f32) -> f32 {
 /// `AngleQuaternion` with [`sin_cos`].
 #[inline]
 pub fn angle_quaternion(angles: [f32; 3]) -> Vec4 {
-    let (sy, cy) = sin_cos(angles[2] * 0.5);
-    let (sp, cp) = sin_cos(angles[1] * 0.5);
-    let (sr, cr) = sin_cos(angles[0] * 0.5);
+    quaternion_from_half_angles([sin_cos(angles[0] * 0.5), sin_cos(angles[1] * 0.5), sin_cos(angles[2] * 0.5)])
+}
+
+/// The end of `AngleQuaternion`, from the sine and cosine of half of each of the x, y and z
+/// angles.
+#[inline]
+pub fn quaternion_from_half_angles(half: [(f32, f32); 3]) -> Vec4 {
+    let [(sr, cr), (sp, cp), (sy, cy)] = half;
     Vec4::new(
         sr * cp * cy - cr * sp * sy,
         cr * sp * cy + sr * cp * sy,

@@ -87,6 +87,21 @@ pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
     Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: pos }
 }
 
+/// `ConcatTransforms(parent, bone_matrix(q, pos))`: a child bone's model-space transform, with
+/// the rotation's elements used as scalars straight away (the same sums in the same order).
+#[inline]
+pub fn concat_bone(parent: &Affine3A, q: Vec4, pos: Vec3A) -> Affine3A {
+    let [x, y, z, w] = q.to_array();
+    let (r00, r01, r02) = (1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y);
+    let (r10, r11, r12) = (2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x);
+    let (r20, r21, r22) = (2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
+    let (a, b, c) = (parent.matrix3.x_axis, parent.matrix3.y_axis, parent.matrix3.z_axis);
+    Affine3A {
+        matrix3: Mat3A::from_cols(a * r00 + b * r10 + c * r20, a * r01 + b * r11 + c * r21, a * r02 + b * r12 + c * r22),
+        translation: a * pos.x + b * pos.y + c * pos.z + parent.translation,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +137,14 @@ mod tests {
         let r = quaternion_slerp(p, q, 0.25);
         let lerp: Vec<f32> = (0..4).map(|i| 0.75 * p[i] + 0.25 * q[i]).collect();
         assert_eq!(r.to_vec(), lerp);
+    }
+
+    #[test]
+    fn concat_bone_is_parent_times_bone_matrix() {
+        let parent = bone_matrix(Vec4::from_array(angle_quaternion([0.1, 0.2, 0.3])), Vec3A::new(4.0, 5.0, 6.0));
+        let q = Vec4::from_array(angle_quaternion([-0.4, 0.5, 1.6]));
+        let pos = Vec3A::new(1.0, -2.0, 3.0);
+        assert!(concat_bone(&parent, q, pos).abs_diff_eq(parent * bone_matrix(q, pos), 1e-6));
     }
 
     #[test]

@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use glam::{Affine3A, Vec3, Vec4};
+use glam::{Affine3A, Vec3A, Vec4};
 use studio_model::Model;
 use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
 
 use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones};
-use crate::controllers::{ControllerBytes, adjustments};
-use crate::math::bone_matrix;
-use crate::sample::{BoneSetup, LocalPose, keyframe, sample_runs, sample_table};
+use crate::controllers::ControllerBytes;
+use crate::math::{bone_matrix, concat_bone};
+use crate::sample::{Adjustments, BoneSetup, LocalPose, keyframe, sample_runs, sample_table};
 use crate::table::{SequenceTable, build};
 
 /// What to evaluate: the entity state a game client would hold.
@@ -54,9 +54,9 @@ pub struct Pose {
     /// Each bone's model-space transform.
     pub bones: Vec<Affine3A>,
     /// Each hit box's 8 corners: corner k takes `bbmax` on axis i when bit i of k is set.
-    pub hitboxes: Vec<[Vec3; 8]>,
+    pub hitboxes: Vec<[Vec3A; 8]>,
     /// Each attachment's point.
-    pub attachments: Vec<Vec3>,
+    pub attachments: Vec<Vec3A>,
 }
 
 impl Pose {
@@ -64,8 +64,8 @@ impl Pose {
     pub fn new(model: &Model) -> Self {
         Self {
             bones: vec![Affine3A::IDENTITY; model.bones.len()],
-            hitboxes: vec![[Vec3::ZERO; 8]; model.hitboxes.len()],
-            attachments: vec![Vec3::ZERO; model.attachments.len()],
+            hitboxes: vec![[Vec3A::ZERO; 8]; model.hitboxes.len()],
+            attachments: vec![Vec3A::ZERO; model.attachments.len()],
         }
     }
 }
@@ -85,7 +85,7 @@ pub struct PoseEvaluator {
     sources: Vec<Option<Source>>,
     setup: Vec<BoneSetup>,
     blends: [LocalPose; 4],
-    adj: Vec<f32>,
+    adj: Adjustments,
 }
 
 impl PoseEvaluator {
@@ -96,7 +96,7 @@ impl PoseEvaluator {
             sources: (0..model.sequences.len()).map(|_| None).collect(),
             setup: model.bones.iter().map(BoneSetup::new).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
-            adj: vec![0.0; model.bone_controllers.len()],
+            adj: Adjustments::new(model.bone_controllers.len()),
             model,
         }
     }
@@ -160,7 +160,7 @@ impl PoseEvaluator {
         let sequence = &model.sequences[request.sequence];
         let num_blends = sequence.animation.as_ref().map_or(1, |a| a.num_blends());
         let (k, s) = keyframe(sequence, request.frame);
-        adjustments(&model.bone_controllers, request.controllers, &mut self.adj);
+        self.adj.set(&model.bone_controllers, request.controllers);
 
         let plan = plan(num_blends, request.blend);
         let animations: &[usize] = match &plan {
@@ -175,7 +175,7 @@ impl PoseEvaluator {
         for (slot, &animation) in self.blends.iter_mut().zip(animations) {
             match source {
                 Some(table) => sample_table(&self.setup, table, animation, k, s, &self.adj, slot),
-                None => sample_runs(model, sequence, animation, k, s, &self.adj, slot),
+                None => sample_runs(model, sequence, animation, k, s, &self.adj.values, slot),
             }
             // Motion extraction: the motion bone's extracted axes stay at the origin.
             if let Some(bone) = sequence.motion_bone {
@@ -220,10 +220,10 @@ fn mix(
 /// Walks the hierarchy once (parents come first), then places hit boxes and attachments.
 fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
     for (i, bone) in model.bones.iter().enumerate() {
-        let local = bone_matrix(local.rotations[i], local.positions[i]);
+        let (q, pos) = (local.rotations[i], local.positions[i]);
         pose.bones[i] = match bone.parent {
-            Some(parent) => pose.bones[parent] * local,
-            None => local,
+            Some(parent) => concat_bone(&pose.bones[parent], q, pos),
+            None => bone_matrix(q, pos),
         };
     }
     for (corners, hitbox) in pose.hitboxes.iter_mut().zip(&model.hitboxes) {
@@ -235,9 +235,9 @@ fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
         let c0 = m.transform_point3a(hitbox.bbmin.into());
         let (c1, c2, c4) = (c0 + x, c0 + y, c0 + z);
         let (c3, c5, c6) = (c1 + y, c1 + z, c2 + z);
-        *corners = [c0, c1, c2, c3, c4, c5, c6, c3 + z].map(Vec3::from);
+        *corners = [c0, c1, c2, c3, c4, c5, c6, c3 + z];
     }
     for (point, attachment) in pose.attachments.iter_mut().zip(&model.attachments) {
-        *point = pose.bones[attachment.bone].transform_point3(attachment.org);
+        *point = pose.bones[attachment.bone].transform_point3a(attachment.org.into());
     }
 }

@@ -7,7 +7,7 @@ use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
 use crate::fast;
-use glam::{BVec3A, Vec3A, Vec4};
+use glam::{Vec3A, Vec4};
 
 use crate::math::{angle_quaternion, quaternion_slerp};
 use crate::table::{FLIP, Key, Motion, SequenceTable, has_rotation_controller};
@@ -100,6 +100,43 @@ fn add_controller(controllers: &[Option<usize>; 6], dof: usize, adj: &[f32], val
     }
 }
 
+/// A pose's controller adjustments: per controller, its value and, for the table path, the sine
+/// and cosine of half of it.
+#[derive(Clone, Debug, Default)]
+pub struct Adjustments {
+    /// Radians or units per controller ([`crate::controllers::adjustments`]).
+    pub values: Vec<f32>,
+    /// Sine and cosine of half of each value.
+    pub half_sin_cos: Vec<(f32, f32)>,
+}
+
+impl Adjustments {
+    /// Room for `controllers` controllers.
+    pub fn new(controllers: usize) -> Self {
+        Self { values: vec![0.0; controllers], half_sin_cos: vec![(0.0, 1.0); controllers] }
+    }
+
+    /// Computes them for `bytes`.
+    pub fn set(&mut self, controllers: &[studio_model::BoneController], bytes: crate::ControllerBytes) {
+        crate::controllers::adjustments(controllers, bytes, &mut self.values);
+        for (sc, &value) in self.half_sin_cos.iter_mut().zip(&self.values) {
+            *sc = fast::sin_cos(value * 0.5);
+        }
+    }
+}
+
+/// Per `hold` bits: 1 for each position channel that moves, 0 for each that holds.
+const MOVING: [Vec3A; 8] = [
+    Vec3A::new(1.0, 1.0, 1.0),
+    Vec3A::new(0.0, 1.0, 1.0),
+    Vec3A::new(1.0, 0.0, 1.0),
+    Vec3A::new(0.0, 0.0, 1.0),
+    Vec3A::new(1.0, 1.0, 0.0),
+    Vec3A::new(0.0, 1.0, 0.0),
+    Vec3A::new(1.0, 0.0, 0.0),
+    Vec3A::new(0.0, 0.0, 0.0),
+];
+
 /// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
 /// trigonometry of [`crate::fast`] (the keyframe slerps were set up ahead in the table) and
 /// positions mixed in single precision.
@@ -109,38 +146,45 @@ pub fn sample_table(
     blend: usize,
     k: usize,
     s: f32,
-    adj: &[f32],
+    adj: &Adjustments,
     out: &mut LocalPose,
 ) {
     let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
     for (i, (bone, (rotation, position_out))) in bones.iter().zip(outputs).enumerate() {
         let (k0, k1) = table.keys(blend, i, k);
         *rotation = if bone.rotation_controlled {
-            let angles = |key: &Key| {
-                let mut a = [0.0f32; 3];
-                for d in 0..3 {
-                    a[d] = bone.rotation_value[d] + key.rotation[d] * bone.rotation_scale[d];
-                    add_controller(&bone.controllers, d + 3, adj, &mut a[d]);
+            // Half-angle sines and cosines, turned by each controller's half angle.
+            let turned = |key: &Key| {
+                let mut sc = [(0.0f32, 0.0f32); 3];
+                for (d, out) in sc.iter_mut().enumerate() {
+                    let (sin, cos) = (key.rotation[2 * d], key.rotation[2 * d + 1]);
+                    *out = match bone.controllers[d + 3] {
+                        Some(c) => {
+                            let (sb, cb) = adj.half_sin_cos[c];
+                            (sin * cb + cos * sb, cos * cb - sin * sb)
+                        }
+                        None => (sin, cos),
+                    };
                 }
-                a
+                fast::quaternion_from_half_angles(sc)
             };
-            let (a1, a2) = (angles(k0), angles(k1));
-            if a1 == a2 {
-                fast::angle_quaternion(a1)
+            if k0.rotation == k1.rotation {
+                turned(k0)
             } else {
-                fast::quaternion_slerp(fast::angle_quaternion(a1), fast::angle_quaternion(a2), s)
+                fast::quaternion_slerp(turned(k0), turned(k1), s)
             }
         } else {
             keyframe_slerp(k0, k1, s)
         };
         let raw = |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
         let (r1, r2) = (raw(k0), raw(k1));
-        let hold = BVec3A::new(k0.hold & 1 != 0, k0.hold & 2 != 0, k0.hold & 4 != 0);
-        let mixed = Vec3A::select(hold, r1, r1 * (1.0 - s) + r2 * s);
+        // A held channel mixes with weight 0, which gives r1 exactly.
+        let weight = MOVING[usize::from(k0.hold & 7)] * s;
+        let mixed = r1 * (Vec3A::ONE - weight) + r2 * weight;
         let mut position = bone.position_value + mixed * bone.position_scale;
         if bone.position_controlled {
             for d in 0..3 {
-                add_controller(&bone.controllers, d, adj, &mut position[d]);
+                add_controller(&bone.controllers, d, &adj.values, &mut position[d]);
             }
         }
         *position_out = position;
@@ -150,17 +194,17 @@ pub fn sample_table(
 /// The slerp from key `k0` to key `k1` at `s`, as planned in the table.
 #[inline]
 fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
-    let p = Vec4::from_array(k0.rotation);
-    let q = Vec4::from_array(k1.rotation);
-    let q = if k0.hold & FLIP != 0 { -q } else { q };
+    let p = k0.quaternion();
+    let q = k1.quaternion();
+    let flipped = if k0.hold & FLIP != 0 { -q } else { q };
     match k0.motion {
         Motion::Same => p,
-        Motion::Full => fast::quaternion_slerp(p, Vec4::from_array(k1.rotation), s),
-        Motion::Lerp => p * (1.0 - s) + q * s,
+        Motion::Full => fast::quaternion_slerp(p, q, s),
+        Motion::Lerp => p * (1.0 - s) + flipped * s,
         Motion::Slerp => {
-            let sclp = fast::sin_small((1.0 - s) * k0.omega) * k0.inv_sin;
-            let sclq = fast::sin_small(s * k0.omega) * k0.inv_sin;
-            p * sclp + q * sclq
+            let sclp = fast::sin_small((1.0 - s) * k0.omega()) * k0.inv_sin();
+            let sclq = fast::sin_small(s * k0.omega()) * k0.inv_sin();
+            p * sclp + flipped * sclq
         }
     }
 }

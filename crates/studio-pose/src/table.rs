@@ -18,7 +18,7 @@ use crate::channel::{PositionKey, position_key, rotation_pair};
 use glam::Vec4;
 
 use crate::fast::{SlerpSetup, slerp_setup};
-use crate::math::{Quaternion, angle_quaternion};
+use crate::math::angle_quaternion;
 
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
 pub const MAX_TABLE_BYTES: usize = 32 << 20;
@@ -40,13 +40,13 @@ pub enum Motion {
 /// One bone at one keyframe. 32 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Key {
-    /// The rotation quaternion, or for a bone with rotation controllers the raw x, y, z angle
-    /// values (before value and scale).
-    pub rotation: Quaternion,
-    /// The slerp angle towards the next key's rotation.
-    pub omega: f32,
-    /// 1 / sin `omega`.
-    pub inv_sin: f32,
+    /// For a bone without rotation controllers: the quaternion, then the slerp angle ω towards
+    /// the next key's rotation and 1 / sin ω. For a bone with them (the controller's adjustment
+    /// is added to the Euler angles before the quaternion is formed): sin and cos of half of
+    /// each of the x, y, z angles before the adjustment, which the adjustment's own half-angle
+    /// sine and cosine then turn by the angle-addition formulas. While the table is built:
+    /// the raw x, y, z values.
+    pub rotation: [f32; 6],
     /// Raw x, y, z position values (before value and scale).
     pub position: [i16; 3],
     /// Bit `d` set: position channel `d` holds its value to the next keyframe. Bit 7 set: the
@@ -57,6 +57,26 @@ pub struct Key {
 }
 
 const _: () = assert!(size_of::<Key>() == 32);
+
+impl Key {
+    /// The quaternion (bones without rotation controllers).
+    #[inline]
+    pub fn quaternion(&self) -> Vec4 {
+        Vec4::new(self.rotation[0], self.rotation[1], self.rotation[2], self.rotation[3])
+    }
+
+    /// The slerp angle towards the next key (bones without rotation controllers).
+    #[inline]
+    pub fn omega(&self) -> f32 {
+        self.rotation[4]
+    }
+
+    /// 1 / sin [`Self::omega`].
+    #[inline]
+    pub fn inv_sin(&self) -> f32 {
+        self.rotation[5]
+    }
+}
 
 /// Bit of [`Key::hold`] saying the next rotation is negated.
 pub const FLIP: u8 = 0x80;
@@ -92,8 +112,8 @@ pub fn has_rotation_controller(bone: &Bone) -> bool {
 }
 
 /// Sets up the slerp from `key` to `next` as [`crate::fast::quaternion_slerp`] would.
-fn plan_slerp(key: &mut Key, next: Quaternion) {
-    key.motion = match slerp_setup(Vec4::from_array(key.rotation), Vec4::from_array(next)) {
+fn plan_slerp(key: &mut Key, next: Vec4) {
+    key.motion = match slerp_setup(key.quaternion(), next) {
         SlerpSetup::Same => Motion::Same,
         SlerpSetup::Full => Motion::Full,
         SlerpSetup::Lerp { flip } => {
@@ -102,7 +122,7 @@ fn plan_slerp(key: &mut Key, next: Quaternion) {
         }
         SlerpSetup::Slerp { flip, omega, inv_sin } => {
             key.hold |= if flip { FLIP } else { 0 };
-            (key.omega, key.inv_sin) = (omega, inv_sin);
+            (key.rotation[4], key.rotation[5]) = (omega, inv_sin);
             Motion::Slerp
         }
     };
@@ -166,13 +186,21 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
         for (bone, anim) in model.bones.iter().zip(animation.blend(blend)?) {
             scratch.clear();
             raw_keys(data, anim, frames, &mut scratch)?;
-            if !has_rotation_controller(bone) {
-                for key in &mut scratch {
-                    let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
-                    key.rotation = angle_quaternion([angle(0), angle(1), angle(2)]);
-                }
+            let controlled = has_rotation_controller(bone);
+            for key in &mut scratch {
+                let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
+                let angles = [angle(0), angle(1), angle(2)];
+                key.rotation = if controlled {
+                    let half = angles.map(|a| (f64::from(a) * 0.5).sin_cos());
+                    [half[0].0, half[0].1, half[1].0, half[1].1, half[2].0, half[2].1].map(|v| v as f32)
+                } else {
+                    let [x, y, z, w] = angle_quaternion(angles);
+                    [x, y, z, w, 0.0, 0.0]
+                };
+            }
+            if !controlled {
                 for k in 0..frames {
-                    let next = scratch[k + 1].rotation;
+                    let next = scratch[k + 1].quaternion();
                     plan_slerp(&mut scratch[k], next);
                 }
             }
