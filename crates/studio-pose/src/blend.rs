@@ -1,8 +1,8 @@
 //! Which animations of a sequence a pose mixes, and how (goldsrc-sequences.md, "Blends";
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
-use glam::Vec4;
 use crate::sample::LocalPose;
+use glam::Vec4;
 
 /// The animations to sample and the weights to mix them with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +54,12 @@ pub fn plan(num_blends: usize, blend: [u8; 2]) -> BlendPlan {
 
 /// `StudioSlerpBones`: mixes `b` into `a` by `s`, clamped to 0..1, with Valve's exact slerp
 /// ([`crate::math::quaternion_slerp`]) or the fast one ([`crate::fast::quaternion_slerp`]).
-pub fn slerp_bones(a: &mut LocalPose, b: &LocalPose, s: f32, quaternion_slerp: impl Fn(Vec4, Vec4, f32) -> Vec4) {
+pub fn slerp_bones(
+    a: &mut LocalPose,
+    b: &LocalPose,
+    s: f32,
+    quaternion_slerp: impl Fn(Vec4, Vec4, f32) -> Vec4,
+) {
     let s = s.clamp(0.0, 1.0);
     let s1 = 1.0 - s;
     for (qa, qb) in a.rotations.iter_mut().zip(&b.rotations) {
@@ -105,6 +110,18 @@ mod tests {
         slerp_bones(&mut c, &b, 7.0, exact_slerp);
         assert_eq!(c.positions[0], Vec3A::new(4.0, 2.0, 0.0));
         let half = std::f32::consts::FRAC_1_SQRT_2;
-        assert!(a.rotations[0].abs_diff_eq(Vec4::new(0.0, 0.0, (0.25 * std::f32::consts::FRAC_PI_2).sin(), (0.25 * std::f32::consts::FRAC_PI_2).cos()), 1e-6), "{:?} {half}", a.rotations[0]);
+        assert!(
+            a.rotations[0].abs_diff_eq(
+                Vec4::new(
+                    0.0,
+                    0.0,
+                    (0.25 * std::f32::consts::FRAC_PI_2).sin(),
+                    (0.25 * std::f32::consts::FRAC_PI_2).cos()
+                ),
+                1e-6
+            ),
+            "{:?} {half}",
+            a.rotations[0]
+        );
     }
 }

@@ -70,7 +70,8 @@ mod tests {
 
     #[test]
     fn rloop_is_a_256th_of_a_turn_per_step_from_start() {
-        let c = controller(studio_model::motion::STUDIO_XR | studio_model::motion::STUDIO_RLOOP, 10.0, 20.0, 0);
+        let c =
+            controller(studio_model::motion::STUDIO_XR | studio_model::motion::STUDIO_RLOOP, 10.0, 20.0, 0);
         assert_eq!(adjustment(&c, bytes(64, 0)), ((90.0f64 + 10.0) * std::f64::consts::PI / 180.0) as f32);
         assert_eq!(adjustment(&c, bytes(0, 0)), (10.0f64.to_radians()) as f32);
     }

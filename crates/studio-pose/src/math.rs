@@ -81,9 +81,12 @@ pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
 pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
     let [x, y, z, w] = q.to_array();
     // Columns of Valve's row-major matrix[row][col].
-    let x_axis = Vec3A::new(1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y + 2.0 * w * z, 2.0 * x * z - 2.0 * w * y);
-    let y_axis = Vec3A::new(2.0 * x * y - 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z + 2.0 * w * x);
-    let z_axis = Vec3A::new(2.0 * x * z + 2.0 * w * y, 2.0 * y * z - 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
+    let x_axis =
+        Vec3A::new(1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y + 2.0 * w * z, 2.0 * x * z - 2.0 * w * y);
+    let y_axis =
+        Vec3A::new(2.0 * x * y - 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z + 2.0 * w * x);
+    let z_axis =
+        Vec3A::new(2.0 * x * z + 2.0 * w * y, 2.0 * y * z - 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
     Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: pos }
 }
 
@@ -92,12 +95,19 @@ pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
 #[inline]
 pub fn concat_bone(parent: &Affine3A, q: Vec4, pos: Vec3A) -> Affine3A {
     let [x, y, z, w] = q.to_array();
-    let (r00, r01, r02) = (1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y);
-    let (r10, r11, r12) = (2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x);
-    let (r20, r21, r22) = (2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
+    let (r00, r01, r02) =
+        (1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y);
+    let (r10, r11, r12) =
+        (2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x);
+    let (r20, r21, r22) =
+        (2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
     let (a, b, c) = (parent.matrix3.x_axis, parent.matrix3.y_axis, parent.matrix3.z_axis);
     Affine3A {
-        matrix3: Mat3A::from_cols(a * r00 + b * r10 + c * r20, a * r01 + b * r11 + c * r21, a * r02 + b * r12 + c * r22),
+        matrix3: Mat3A::from_cols(
+            a * r00 + b * r10 + c * r20,
+            a * r01 + b * r11 + c * r21,
+            a * r02 + b * r12 + c * r22,
+        ),
         translation: a * pos.x + b * pos.y + c * pos.z + parent.translation,
     }
 }
@@ -113,7 +123,9 @@ mod tests {
     #[test]
     fn angle_quaternion_is_z_then_y_then_x() {
         let q = angle_quaternion([0.3, -0.7, 1.1]);
-        let g = glam::Quat::from_rotation_z(1.1) * glam::Quat::from_rotation_y(-0.7) * glam::Quat::from_rotation_x(0.3);
+        let g = glam::Quat::from_rotation_z(1.1)
+            * glam::Quat::from_rotation_y(-0.7)
+            * glam::Quat::from_rotation_x(0.3);
         assert!(close(q, g.to_array()), "{q:?} {g:?}");
     }
 
@@ -141,7 +153,8 @@ mod tests {
 
     #[test]
     fn concat_bone_is_parent_times_bone_matrix() {
-        let parent = bone_matrix(Vec4::from_array(angle_quaternion([0.1, 0.2, 0.3])), Vec3A::new(4.0, 5.0, 6.0));
+        let parent =
+            bone_matrix(Vec4::from_array(angle_quaternion([0.1, 0.2, 0.3])), Vec3A::new(4.0, 5.0, 6.0));
         let q = Vec4::from_array(angle_quaternion([-0.4, 0.5, 1.6]));
         let pos = Vec3A::new(1.0, -2.0, 3.0);
         assert!(concat_bone(&parent, q, pos).abs_diff_eq(parent * bone_matrix(q, pos), 1e-6));
@@ -151,7 +164,8 @@ mod tests {
     fn bone_matrix_matches_glam_for_unit_quaternions() {
         let q = angle_quaternion([0.4, 0.5, -0.6]);
         let m = bone_matrix(Vec4::from_array(q), Vec3A::new(1.0, 2.0, 3.0));
-        let g = Affine3A::from_rotation_translation(glam::Quat::from_array(q), glam::Vec3::new(1.0, 2.0, 3.0));
+        let g =
+            Affine3A::from_rotation_translation(glam::Quat::from_array(q), glam::Vec3::new(1.0, 2.0, 3.0));
         assert!(m.abs_diff_eq(g, 1e-6));
     }
 }

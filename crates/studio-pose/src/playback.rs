@@ -78,7 +78,9 @@ pub enum Direction {
 /// none is defined.
 fn find_transition(model: &Model, current: usize, goal: usize, direction: Direction) -> (usize, Direction) {
     let seqs = &model.sequences;
-    let (Some(cur), Some(target)) = (seqs.get(current), seqs.get(goal)) else { return (goal, Direction::Forward) };
+    let (Some(cur), Some(target)) = (seqs.get(current), seqs.get(goal)) else {
+        return (goal, Direction::Forward);
+    };
     if cur.entry_node == 0 || target.entry_node == 0 {
         return (goal, Direction::Forward);
     }

@@ -142,8 +142,18 @@ impl PoseEvaluator {
         matches!(self.sources.get(sequence), Some(Some(Source::Table(_))))
     }
 
-    /// Evaluates a pose into `pose` (sized for this model by [`Pose::new`]).
+    /// Evaluates a pose into `pose` (sized for this model by [`Pose::new`]): bones, hit box
+    /// corners and attachments.
     pub fn evaluate(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
+        self.evaluate_bones(request, pose)?;
+        pose.place_points(&self.model);
+        Ok(())
+    }
+
+    /// Evaluates only the bone matrices, leaving hit boxes and attachments as they were: what a
+    /// renderer that draws boxes from the bone matrices needs each frame (and what Valve's
+    /// `StudioSetupBones` computes).
+    pub fn evaluate_bones(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
         self.prepare(request.sequence)?;
         self.evaluate_with(request, pose, false)
     }
@@ -152,10 +162,17 @@ impl PoseEvaluator {
     /// checking the tables against.
     pub fn evaluate_from_runs(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
         self.prepare(request.sequence)?;
-        self.evaluate_with(request, pose, true)
+        self.evaluate_with(request, pose, true)?;
+        pose.place_points(&self.model);
+        Ok(())
     }
 
-    fn evaluate_with(&mut self, request: &PoseRequest, pose: &mut Pose, from_runs: bool) -> Result<(), PoseError> {
+    fn evaluate_with(
+        &mut self,
+        request: &PoseRequest,
+        pose: &mut Pose,
+        from_runs: bool,
+    ) -> Result<(), PoseError> {
         let model = &*self.model;
         let sequence = &model.sequences[request.sequence];
         let num_blends = sequence.animation.as_ref().map_or(1, |a| a.num_blends());
@@ -172,13 +189,20 @@ impl PoseEvaluator {
             Some(Source::Table(table)) if !from_runs => Some(table),
             _ => None,
         };
-        for (slot, &animation) in self.blends.iter_mut().zip(animations) {
+        let (first_slot, other_slots) = self.blends.split_first_mut().expect("four slots");
+        for (j, &animation) in animations.iter().enumerate() {
+            let (slot, earlier) = match j {
+                0 => (&mut *first_slot, None),
+                _ => (&mut other_slots[j - 1], Some((animations[0], &*first_slot))),
+            };
             match source {
-                Some(table) => sample_table(&self.setup, table, animation, k, s, &self.adj, slot),
+                Some(table) => sample_table(&self.setup, table, animation, k, s, &self.adj, earlier, slot),
                 None => sample_runs(model, sequence, animation, k, s, &self.adj.values, slot),
             }
-            // Motion extraction: the motion bone's extracted axes stay at the origin.
-            if let Some(bone) = sequence.motion_bone {
+        }
+        // Motion extraction: the motion bone's extracted axes stay at the origin.
+        if let Some(bone) = sequence.motion_bone {
+            for slot in &mut self.blends[..animations.len()] {
                 for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
                     if sequence.motion_type & flag != 0 {
                         slot.positions[bone][axis] = 0.0;
@@ -217,7 +241,7 @@ fn mix(
     }
 }
 
-/// Walks the hierarchy once (parents come first), then places hit boxes and attachments.
+/// Walks the hierarchy once (parents come first).
 fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
     for (i, bone) in model.bones.iter().enumerate() {
         let (q, pos) = (local.rotations[i], local.positions[i]);
@@ -226,18 +250,24 @@ fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
             None => bone_matrix(q, pos),
         };
     }
-    for (corners, hitbox) in pose.hitboxes.iter_mut().zip(&model.hitboxes) {
-        // The corner at bbmin, then each axis's edge added where bit `axis` of k is set: the
-        // same points as transforming each corner, for a quarter of the work.
-        let m = &pose.bones[hitbox.bone];
-        let size = hitbox.bbmax - hitbox.bbmin;
-        let (x, y, z) = (m.matrix3.x_axis * size.x, m.matrix3.y_axis * size.y, m.matrix3.z_axis * size.z);
-        let c0 = m.transform_point3a(hitbox.bbmin.into());
-        let (c1, c2, c4) = (c0 + x, c0 + y, c0 + z);
-        let (c3, c5, c6) = (c1 + y, c1 + z, c2 + z);
-        *corners = [c0, c1, c2, c3, c4, c5, c6, c3 + z];
-    }
-    for (point, attachment) in pose.attachments.iter_mut().zip(&model.attachments) {
-        *point = pose.bones[attachment.bone].transform_point3a(attachment.org.into());
+}
+
+impl Pose {
+    /// Places the hit box corners and attachment points on the current bone matrices.
+    pub fn place_points(&mut self, model: &Model) {
+        for (corners, hitbox) in self.hitboxes.iter_mut().zip(&model.hitboxes) {
+            // The corner at bbmin, then each axis's edge added where bit `axis` of k is set: the
+            // same points as transforming each corner, for a quarter of the work.
+            let m = &self.bones[hitbox.bone];
+            let size = hitbox.bbmax - hitbox.bbmin;
+            let (x, y, z) = (m.matrix3.x_axis * size.x, m.matrix3.y_axis * size.y, m.matrix3.z_axis * size.z);
+            let c0 = m.transform_point3a(hitbox.bbmin.into());
+            let (c1, c2, c4) = (c0 + x, c0 + y, c0 + z);
+            let (c3, c5, c6) = (c1 + y, c1 + z, c2 + z);
+            *corners = [c0, c1, c2, c3, c4, c5, c6, c3 + z];
+        }
+        for (point, attachment) in self.attachments.iter_mut().zip(&model.attachments) {
+            *point = self.bones[attachment.bone].transform_point3a(attachment.org.into());
+        }
     }
 }

@@ -90,7 +90,11 @@ fn position(value: f32, scale: f32, r1: f32, r2: f32, s: f32, hold: bool) -> f32
 }
 
 fn rotation_from_angles(a1: [f32; 3], a2: [f32; 3], s: f32) -> Vec4 {
-    let q = if a1 == a2 { angle_quaternion(a1) } else { quaternion_slerp(angle_quaternion(a1), angle_quaternion(a2), s) };
+    let q = if a1 == a2 {
+        angle_quaternion(a1)
+    } else {
+        quaternion_slerp(angle_quaternion(a1), angle_quaternion(a2), s)
+    };
     Vec4::from_array(q)
 }
 
@@ -108,16 +112,22 @@ pub struct Adjustments {
     pub values: Vec<f32>,
     /// Sine and cosine of half of each value.
     pub half_sin_cos: Vec<(f32, f32)>,
+    /// The bytes they were computed for.
+    bytes: Option<crate::ControllerBytes>,
 }
 
 impl Adjustments {
     /// Room for `controllers` controllers.
     pub fn new(controllers: usize) -> Self {
-        Self { values: vec![0.0; controllers], half_sin_cos: vec![(0.0, 1.0); controllers] }
+        Self { values: vec![0.0; controllers], half_sin_cos: vec![(0.0, 1.0); controllers], bytes: None }
     }
 
-    /// Computes them for `bytes`.
+    /// Computes them for `bytes`, unless they are the bytes of the last call.
     pub fn set(&mut self, controllers: &[studio_model::BoneController], bytes: crate::ControllerBytes) {
+        if self.bytes == Some(bytes) {
+            return;
+        }
+        self.bytes = Some(bytes);
         crate::controllers::adjustments(controllers, bytes, &mut self.values);
         for (sc, &value) in self.half_sin_cos.iter_mut().zip(&self.values) {
             *sc = fast::sin_cos(value * 0.5);
@@ -140,6 +150,9 @@ const MOVING: [Vec3A; 8] = [
 /// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
 /// trigonometry of [`crate::fast`] (the keyframe slerps were set up ahead in the table) and
 /// positions mixed in single precision.
+/// `earlier`, when given, is another blend already sampled into a pose at the same frame: bones
+/// that share their keys with it are copied from it.
+#[allow(clippy::too_many_arguments)]
 pub fn sample_table(
     bones: &[BoneSetup],
     table: &SequenceTable,
@@ -147,11 +160,20 @@ pub fn sample_table(
     k: usize,
     s: f32,
     adj: &Adjustments,
+    earlier: Option<(usize, &LocalPose)>,
     out: &mut LocalPose,
 ) {
+    let spans = table.spans(blend);
+    let earlier_spans = earlier.map(|(b, pose)| (table.spans(b), pose));
     let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
-    for (i, (bone, (rotation, position_out))) in bones.iter().zip(outputs).enumerate() {
-        let (k0, k1) = table.keys(blend, i, k);
+    for (i, ((bone, span), (rotation, position_out))) in bones.iter().zip(spans).zip(outputs).enumerate() {
+        if let Some((other_spans, other)) = earlier_spans
+            && other_spans[i] == *span
+        {
+            (*rotation, *position_out) = (other.rotations[i], other.positions[i]);
+            continue;
+        }
+        let (k0, k1) = table.keys(*span, k);
         *rotation = if bone.rotation_controlled {
             // Half-angle sines and cosines, turned by each controller's half angle.
             let turned = |key: &Key| {
@@ -176,7 +198,8 @@ pub fn sample_table(
         } else {
             keyframe_slerp(k0, k1, s)
         };
-        let raw = |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
+        let raw =
+            |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
         let (r1, r2) = (raw(k0), raw(k1));
         // A held channel mixes with weight 0, which gives r1 exactly.
         let weight = MOVING[usize::from(k0.hold & 7)] * s;
@@ -204,6 +227,11 @@ fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
         Motion::Slerp => {
             let sclp = fast::sin_small((1.0 - s) * k0.omega()) * k0.inv_sin();
             let sclq = fast::sin_small(s * k0.omega()) * k0.inv_sin();
+            p * sclp + flipped * sclq
+        }
+        Motion::SlerpShort => {
+            let sclp = fast::sin_short((1.0 - s) * k0.omega()) * k0.inv_sin();
+            let sclq = fast::sin_short(s * k0.omega()) * k0.inv_sin();
             p * sclp + flipped * sclq
         }
     }
@@ -247,7 +275,9 @@ pub fn sample_runs(
                     PositionKey::Lerp(r1, r2) => {
                         position(bone.value[d], bone.scale[d], f32::from(r1), f32::from(r2), s, false)
                     }
-                    PositionKey::Hold(r1) => position(bone.value[d], bone.scale[d], f32::from(r1), 0.0, s, true),
+                    PositionKey::Hold(r1) => {
+                        position(bone.value[d], bone.scale[d], f32::from(r1), 0.0, s, true)
+                    }
                 },
                 None => bone.value[d],
             };

@@ -17,7 +17,7 @@ use studio_model::{Bone, Model, Sequence};
 use crate::channel::{PositionKey, position_key, rotation_pair};
 use glam::Vec4;
 
-use crate::fast::{SlerpSetup, slerp_setup};
+use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup};
 use crate::math::angle_quaternion;
 
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
@@ -33,6 +33,9 @@ pub enum Motion {
     Lerp,
     /// A slerp by `omega`, with `inv_sin` = 1 / sin ω.
     Slerp,
+    /// A slerp by an `omega` below [`crate::fast::SHORT_SERIES_LIMIT`], whose sines take the
+    /// shorter series.
+    SlerpShort,
     /// A degenerate pair (opposite quaternions): the slerp is computed in full.
     Full,
 }
@@ -92,10 +95,15 @@ pub struct SequenceTable {
 }
 
 impl SequenceTable {
-    /// Keys `k` and `k + 1` of a bone in a blend (`k < frames`).
+    /// Each bone's span of keys in a blend: first key and stride.
     #[inline]
-    pub fn keys(&self, blend: usize, bone: usize, k: usize) -> (&Key, &Key) {
-        let (start, stride) = self.spans[blend * self.bones + bone];
+    pub fn spans(&self, blend: usize) -> &[(u32, u32)] {
+        &self.spans[blend * self.bones..(blend + 1) * self.bones]
+    }
+
+    /// Keys `k` and `k + 1` of a bone's span (`k < frames`).
+    #[inline]
+    pub fn keys(&self, (start, stride): (u32, u32), k: usize) -> (&Key, &Key) {
         let at = start as usize + k * stride as usize;
         (&self.keys[at], &self.keys[at + stride as usize])
     }
@@ -123,14 +131,19 @@ fn plan_slerp(key: &mut Key, next: Vec4) {
         SlerpSetup::Slerp { flip, omega, inv_sin } => {
             key.hold |= if flip { FLIP } else { 0 };
             (key.rotation[4], key.rotation[5]) = (omega, inv_sin);
-            Motion::Slerp
+            if omega < SHORT_SERIES_LIMIT { Motion::SlerpShort } else { Motion::Slerp }
         }
     };
 }
 
 /// The raw keys of one bone in one blend, `frames + 1` of them, or `None` if Valve's second
 /// keyframe ever differs from the next key.
-fn raw_keys(data: &[u8], anim: &studio_model::BoneAnimation, frames: usize, out: &mut Vec<Key>) -> Option<()> {
+fn raw_keys(
+    data: &[u8],
+    anim: &studio_model::BoneAnimation,
+    frames: usize,
+    out: &mut Vec<Key>,
+) -> Option<()> {
     let mut expected_rotation = [0i16; 3];
     let mut expected_position: [Option<i16>; 3] = [None; 3];
     let mut last = Key::default();
@@ -183,7 +196,7 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let mut spans = Vec::with_capacity(blends * bones);
     let mut scratch = Vec::with_capacity(frames + 1);
     for blend in 0..blends {
-        for (bone, anim) in model.bones.iter().zip(animation.blend(blend)?) {
+        for (b, (bone, anim)) in model.bones.iter().zip(animation.blend(blend)?).enumerate() {
             scratch.clear();
             raw_keys(data, anim, frames, &mut scratch)?;
             let controlled = has_rotation_controller(bone);
@@ -204,20 +217,29 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
                     plan_slerp(&mut scratch[k], next);
                 }
             }
-            let start = u32::try_from(keys.len()).ok()?;
             // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.
             let constant = scratch[..frames].iter().all(|k| *k == scratch[0]) && {
-                let (a, b) = (&scratch[0], &scratch[frames]);
-                a.rotation == b.rotation && a.position == b.position
+                let (first, last) = (&scratch[0], &scratch[frames]);
+                first.rotation == last.rotation && first.position == last.position
             };
             if constant {
-                let mut key = scratch[0];
-                key.motion = Motion::Same;
-                keys.push(key);
-                spans.push((start, 0));
-            } else {
-                keys.extend_from_slice(&scratch);
-                spans.push((start, 1));
+                scratch.truncate(1);
+                scratch[0].motion = Motion::Same;
+            }
+            let stride = u32::from(!constant);
+            // A bone that moves the same in an earlier blend (legs in an aiming blend) shares
+            // that blend's keys.
+            let same_as =
+                (0..blend).map(|earlier| spans[earlier * bones + b]).find(|&(start, earlier_stride)| {
+                    earlier_stride == stride
+                        && keys.get(start as usize..start as usize + scratch.len()) == Some(&scratch[..])
+                });
+            match same_as {
+                Some(span) => spans.push(span),
+                None => {
+                    spans.push((u32::try_from(keys.len()).ok()?, stride));
+                    keys.extend_from_slice(&scratch);
+                }
             }
         }
     }

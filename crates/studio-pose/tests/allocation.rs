@@ -13,7 +13,9 @@ fn poses_do_not_allocate_once_tables_are_built() {
         eprintln!("note: ../shared is missing; skipping");
         return;
     }
-    for path in ["models/ns/soldier.mdl", "fixtures/blends.mdl", "fixtures/controllers.mdl", "fixtures/groups.mdl"] {
+    for path in
+        ["models/ns/soldier.mdl", "fixtures/blends.mdl", "fixtures/controllers.mdl", "fixtures/groups.mdl"]
+    {
         let model = Arc::new(studio_model::load(&dir.join(path)).unwrap().model);
         let mut evaluator = PoseEvaluator::new(model.clone());
         // The counter does see allocations: building the tables makes some.

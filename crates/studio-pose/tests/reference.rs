@@ -41,7 +41,10 @@ fn request(pose: &Value) -> PoseRequest {
         sequence: pose["seq"].as_u64().unwrap() as usize,
         frame: pose["frame"].as_f64().unwrap() as f32,
         blend: [blend[0], blend[1]],
-        controllers: ControllerBytes { user: [user[0], user[1], user[2], user[3]], mouth: byte(&pose["mouth"]) },
+        controllers: ControllerBytes {
+            user: [user[0], user[1], user[2], user[3]],
+            mouth: byte(&pose["mouth"]),
+        },
     }
 }
 
@@ -70,21 +73,33 @@ fn compare(name: &str, index: usize, expected: &Value, pose: &Pose, path: &str) 
             m.translation.z,
         ];
         if let Some(i) = (0..12).find(|&i| !close(ours[i], reference[i])) {
-            return Err(format!("{what}: bone {bone} element {i}: {} vs reference {}\n  ours {ours:?}\n  ref  {reference:?}", ours[i], reference[i]));
+            return Err(format!(
+                "{what}: bone {bone} element {i}: {} vs reference {}\n  ours {ours:?}\n  ref  {reference:?}",
+                ours[i], reference[i]
+            ));
         }
     }
     for (h, reference) in expected["hitboxes"].as_array().unwrap().iter().enumerate() {
         let reference = floats(reference);
         let ours: Vec<f32> = pose.hitboxes[h].iter().flat_map(|c| c.to_array()).collect();
         if let Some(i) = (0..24).find(|&i| !close(ours[i], reference[i])) {
-            return Err(format!("{what}: hit box {h} corner {} axis {}: {} vs reference {}", i / 3, i % 3, ours[i], reference[i]));
+            return Err(format!(
+                "{what}: hit box {h} corner {} axis {}: {} vs reference {}",
+                i / 3,
+                i % 3,
+                ours[i],
+                reference[i]
+            ));
         }
     }
     for (a, reference) in expected["attachments"].as_array().unwrap().iter().enumerate() {
         let reference = floats(reference);
         let ours = pose.attachments[a].to_array();
         if let Some(i) = (0..3).find(|&i| !close(ours[i], reference[i])) {
-            return Err(format!("{what}: attachment {a} axis {i}: {} vs reference {}", ours[i], reference[i]));
+            return Err(format!(
+                "{what}: attachment {a} axis {i}: {} vs reference {}",
+                ours[i], reference[i]
+            ));
         }
     }
     Ok(())
@@ -96,7 +111,8 @@ fn check_model(name: &str, model_path: &str) {
     let model = Arc::new(loaded.model);
     let text = std::fs::read_to_string(shared.join(format!("reference/{name}.json"))).unwrap();
     let reference: Value = serde_json::from_str(&text).unwrap();
-    let bone_names: Vec<&str> = reference["bones"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+    let bone_names: Vec<&str> =
+        reference["bones"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
     let ours: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(ours, bone_names, "{name}: bone names");
 

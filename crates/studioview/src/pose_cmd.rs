@@ -33,16 +33,27 @@ pub fn pose_json(pose: &Pose) -> serde_json::Value {
         .iter()
         .map(|m| {
             let (c, t) = (m.matrix3, m.translation);
-            [c.x_axis.x, c.y_axis.x, c.z_axis.x, t.x, c.x_axis.y, c.y_axis.y, c.z_axis.y, t.y, c.x_axis.z, c.y_axis.z, c.z_axis.z, t.z]
+            [
+                c.x_axis.x, c.y_axis.x, c.z_axis.x, t.x, c.x_axis.y, c.y_axis.y, c.z_axis.y, t.y, c.x_axis.z,
+                c.y_axis.z, c.z_axis.z, t.z,
+            ]
         })
         .collect();
-    let hitboxes: Vec<Vec<[f32; 3]>> = pose.hitboxes.iter().map(|h| h.iter().map(|c| c.to_array()).collect()).collect();
+    let hitboxes: Vec<Vec<[f32; 3]>> =
+        pose.hitboxes.iter().map(|h| h.iter().map(|c| c.to_array()).collect()).collect();
     let attachments: Vec<[f32; 3]> = pose.attachments.iter().map(|a| a.to_array()).collect();
     json!({"bones": bones, "hitboxes": hitboxes, "attachments": attachments})
 }
 
 /// `studioview pose`.
-pub fn run_pose(path: &Path, sequence: &str, frame: f32, blend: [u8; 2], controllers: [u8; 4], mouth: u8) -> ExitCode {
+pub fn run_pose(
+    path: &Path,
+    sequence: &str,
+    frame: f32,
+    blend: [u8; 2],
+    controllers: [u8; 4],
+    mouth: u8,
+) -> ExitCode {
     let model = match load(path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -53,7 +64,8 @@ pub fn run_pose(path: &Path, sequence: &str, frame: f32, blend: [u8; 2], control
     };
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
-    let request = PoseRequest { sequence, frame, blend, controllers: ControllerBytes { user: controllers, mouth } };
+    let request =
+        PoseRequest { sequence, frame, blend, controllers: ControllerBytes { user: controllers, mouth } };
     match evaluator.evaluate(&request, &mut pose) {
         Ok(()) => {
             println!("{}", pose_json(&pose));
@@ -85,13 +97,25 @@ fn workload_request(model: &Model, evaluable: &[usize], i: usize) -> PoseRequest
     }
 }
 
-/// Runs `poses` poses of the workload, returning the checksum.
-fn run_workload(evaluator: &mut PoseEvaluator, evaluable: &[usize], offset: usize, poses: usize, pose: &mut Pose) -> f64 {
+/// Runs `poses` poses of the workload, returning the checksum. With `points`, hit box corners
+/// and attachments are placed too.
+fn run_workload(
+    evaluator: &mut PoseEvaluator,
+    evaluable: &[usize],
+    poses: usize,
+    points: bool,
+    pose: &mut Pose,
+) -> f64 {
     let model = evaluator.model().clone();
     let mut checksum = 0.0f64;
-    for i in offset..offset + poses {
+    for i in 0..poses {
         let request = workload_request(&model, evaluable, i);
-        if evaluator.evaluate(&request, pose).is_ok() {
+        let result = if points {
+            evaluator.evaluate(&request, pose)
+        } else {
+            evaluator.evaluate_bones(&request, pose)
+        };
+        if result.is_ok() {
             let last = pose.bones.last().map_or(0.0, |m| m.translation.x);
             let first = pose.bones.first().map_or(0.0, |m| m.translation.z);
             checksum += f64::from(last) + f64::from(first);
@@ -106,7 +130,8 @@ pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let evaluable: Vec<usize> = (0..model.sequences.len()).filter(|&s| model.sequences[s].animation.is_some()).collect();
+    let evaluable: Vec<usize> =
+        (0..model.sequences.len()).filter(|&s| model.sequences[s].animation.is_some()).collect();
     if evaluable.is_empty() || model.bones.is_empty() || poses == 0 {
         eprintln!("error: {} has no sequence to evaluate", path.display());
         return ExitCode::FAILURE;
@@ -114,20 +139,30 @@ pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
     // Warm-up: builds the tables the workload touches, and the caches.
-    run_workload(&mut evaluator, &evaluable, 0, 2000, &mut pose);
-    let mut best = f64::INFINITY;
-    let mut checksum = 0.0;
-    for _ in 0..3 {
-        let started = Instant::now();
-        checksum = run_workload(&mut evaluator, &evaluable, 0, poses, &mut pose);
-        best = best.min(started.elapsed().as_secs_f64());
-    }
-    let ns_per_pose = best * 1e9 / poses as f64;
+    run_workload(&mut evaluator, &evaluable, 2000, true, &mut pose);
+    let mut timed = |points: bool| {
+        let mut best = f64::INFINITY;
+        let mut checksum = 0.0;
+        for _ in 0..3 {
+            let started = Instant::now();
+            checksum = run_workload(&mut evaluator, &evaluable, poses, points, &mut pose);
+            best = best.min(started.elapsed().as_secs_f64());
+        }
+        (best * 1e9 / poses as f64, checksum)
+    };
+    let (ns_per_pose, checksum) = timed(false);
+    let (ns_with_points, _) = timed(true);
     println!("model {}", path.display());
-    println!("bones {}", model.bones.len());
+    println!(
+        "bones {}  hitboxes {}  attachments {}",
+        model.bones.len(),
+        model.hitboxes.len(),
+        model.attachments.len()
+    );
     println!("poses {poses}");
     println!("ns_per_pose {ns_per_pose:.1}");
     println!("ns_per_bone {:.2}", ns_per_pose / model.bones.len() as f64);
+    println!("ns_per_pose_with_points {ns_with_points:.1}");
     println!("checksum {checksum:.6}");
     println!("cache_bytes {}", evaluator.cache_bytes());
     ExitCode::SUCCESS
