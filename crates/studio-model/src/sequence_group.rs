@@ -33,6 +33,11 @@ pub struct SequenceGroup {
 }
 
 impl SequenceGroup {
+    /// Bytes of the file its animation is read from (0 unless loaded).
+    pub fn data_len(&self) -> usize {
+        self.data.len()
+    }
+
     /// Whether its sequences can be played.
     pub fn is_available(&self) -> bool {
         self.status == GroupStatus::Loaded

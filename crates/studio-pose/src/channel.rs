@@ -8,30 +8,108 @@
 //! run lies past the channel; that is read from the file as the game does, and where even the
 //! file has ended, the keyframe is held.
 
-/// The run that holds keyframe `frame`: its byte position, the frame's index inside it, and its
-/// header. Mirrors Valve's walk, including its guard that reads a run whose `total` is below
-/// `valid` from its start. `None` if the data ends first (the parser rules that out for frames
-/// of the sequence).
-fn find_run(data: &[u8], start: usize, frame: i32) -> Option<(usize, i32, i32, i32)> {
-    let header = |pos: usize| -> Option<(i32, i32)> {
-        let bytes = data.get(pos..pos.checked_add(2)?)?;
-        Some((i32::from(bytes[0]), i32::from(bytes[1])))
-    };
+/// Where Valve's walk for a keyframe ends: the run's byte position, the keyframe's index inside
+/// it, and the run's header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunAt {
+    run: usize,
+    k: i32,
+    valid: i32,
+    total: i32,
+}
+
+fn header(data: &[u8], pos: usize) -> Option<(i32, i32)> {
+    let bytes = data.get(pos..pos.checked_add(2)?)?;
+    Some((i32::from(bytes[0]), i32::from(bytes[1])))
+}
+
+fn next_run(pos: usize, valid: i32) -> Option<usize> {
+    pos.checked_add(2 * (valid as usize + 1))
+}
+
+/// The run that holds keyframe `frame`, by Valve's walk, including its guard that reads a run
+/// whose `total` is below `valid` from its start (the frame count restarts at 0). `None` if the
+/// data ends first (the parser rules that out for frames of the sequence).
+fn find_run(data: &[u8], start: usize, frame: i32) -> Option<RunAt> {
     let mut pos = start;
     let mut k = frame;
-    let (mut valid, mut total) = header(pos)?;
+    let (mut valid, mut total) = header(data, pos)?;
     if total < valid {
         k = 0;
     }
     while total <= k {
         k -= total;
-        pos = pos.checked_add(2 * (valid as usize + 1))?;
-        (valid, total) = header(pos)?;
+        pos = next_run(pos, valid)?;
+        (valid, total) = header(data, pos)?;
         if total < valid {
             k = 0;
         }
     }
-    Some((pos, k, valid, total))
+    Some(RunAt { run: pos, k, valid, total })
+}
+
+/// Valve's walk for keyframes 0, 1, 2… in turn, in time linear in the frames and runs rather
+/// than quadratic: it resumes where the previous keyframe's walk ended. Once a walk meets
+/// Valve's restart guard, every later keyframe ends in the same place.
+#[derive(Clone, Debug)]
+pub struct ChannelCursor<'a> {
+    data: &'a [u8],
+    /// The run the last walk ended in and the frames before it.
+    run: usize,
+    before: i32,
+    /// Where every walk ends once the guard has been met.
+    settled: Option<RunAt>,
+    ended: bool,
+}
+
+impl<'a> ChannelCursor<'a> {
+    /// A cursor on the channel starting at byte `start` of `data`.
+    pub fn new(data: &'a [u8], start: usize) -> Self {
+        let mut cursor = Self { data, run: start, before: 0, settled: None, ended: false };
+        match header(data, start) {
+            Some((valid, total)) if total < valid => cursor.settled = find_run(data, start, 0),
+            Some(_) => {}
+            None => cursor.ended = true,
+        }
+        cursor
+    }
+
+    /// Valve's walk for `frame`, which must not be less than the previous call's.
+    pub fn seek(&mut self, frame: i32) -> Option<RunAt> {
+        if let Some(at) = self.settled {
+            return Some(at);
+        }
+        if self.ended {
+            return None;
+        }
+        loop {
+            let Some((valid, total)) = header(self.data, self.run) else {
+                self.ended = true;
+                return None;
+            };
+            let k = frame - self.before;
+            if total > k {
+                return Some(RunAt { run: self.run, k, valid, total });
+            }
+            self.before += total;
+            let Some(next) = next_run(self.run, valid) else {
+                self.ended = true;
+                return None;
+            };
+            self.run = next;
+            match header(self.data, next) {
+                Some((v, t)) if t < v => {
+                    self.settled = find_run(self.data, next, 0);
+                    return self.settled;
+                }
+                Some(_) => {}
+                None => {
+                    self.ended = true;
+                    return None;
+                }
+            }
+        }
+    }
 }
 
 /// Slot `index` of the run at `run`, as a signed value.
@@ -41,10 +119,10 @@ fn slot(data: &[u8], run: usize, index: i32) -> Option<i16> {
     Some(i16::from_le_bytes([bytes[0], bytes[1]]))
 }
 
-/// Raw values of a rotation channel at keyframes `frame` and `frame + 1`, as
-/// `StudioCalcBoneQuaterion` picks them.
-pub fn rotation_pair(data: &[u8], start: usize, frame: i32) -> (i16, i16) {
-    let Some((run, k, valid, total)) = find_run(data, start, frame) else { return (0, 0) };
+/// Raw values of a rotation channel at keyframes `k` and `k + 1`, as `StudioCalcBoneQuaterion`
+/// picks them from the run its walk ended in.
+pub fn rotation_pair_at(data: &[u8], at: Option<RunAt>) -> (i16, i16) {
+    let Some(RunAt { run, k, valid, total }) = at else { return (0, 0) };
     let (first, second) = if valid > k {
         let first = slot(data, run, k + 1);
         let second = if valid > k + 1 {
@@ -64,6 +142,11 @@ pub fn rotation_pair(data: &[u8], start: usize, frame: i32) -> (i16, i16) {
     (first, second.unwrap_or(first))
 }
 
+/// Raw values of a rotation channel at keyframes `frame` and `frame + 1`.
+pub fn rotation_pair(data: &[u8], start: usize, frame: i32) -> (i16, i16) {
+    rotation_pair_at(data, find_run(data, start, frame))
+}
+
 /// How a position channel moves between keyframes `frame` and `frame + 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PositionKey {
@@ -73,11 +156,11 @@ pub enum PositionKey {
     Hold(i16),
 }
 
-/// Raw values of a position channel at keyframe `frame`, as `StudioCalcBonePosition` picks
-/// them: held when `frame` is the last stored value of its run (or inside the run's repeats,
-/// short of its last frame), interpolated otherwise.
-pub fn position_key(data: &[u8], start: usize, frame: i32) -> PositionKey {
-    let Some((run, k, valid, total)) = find_run(data, start, frame) else { return PositionKey::Hold(0) };
+/// Raw values of a position channel, as `StudioCalcBonePosition` picks them from the run its
+/// walk ended in: held when the keyframe is the last stored value of its run (or inside the
+/// run's repeats, short of its last frame), interpolated otherwise.
+pub fn position_key_at(data: &[u8], at: Option<RunAt>) -> PositionKey {
+    let Some(RunAt { run, k, valid, total }) = at else { return PositionKey::Hold(0) };
     let lerp = |a: Option<i16>, b: Option<i16>| match (a, b) {
         (Some(a), Some(b)) => PositionKey::Lerp(a, b),
         (a, _) => PositionKey::Hold(a.unwrap_or(0)),
@@ -93,6 +176,11 @@ pub fn position_key(data: &[u8], start: usize, frame: i32) -> PositionKey {
     } else {
         PositionKey::Hold(slot(data, run, valid).unwrap_or(0))
     }
+}
+
+/// Raw values of a position channel at keyframe `frame`.
+pub fn position_key(data: &[u8], start: usize, frame: i32) -> PositionKey {
+    position_key_at(data, find_run(data, start, frame))
 }
 
 #[cfg(test)]
@@ -150,6 +238,26 @@ mod tests {
         let data = [1, 0, 9, 9, 2, 2, 5, 0, 6, 0];
         assert_eq!(rotation_pair(&data, 0, 0), (5, 6));
         assert_eq!(rotation_pair(&data, 0, 1), (5, 6));
+    }
+
+    #[test]
+    fn the_cursor_walks_as_valve_does_for_every_frame() {
+        // Random channels (xorshift), with empty runs, restarts and short data among them.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2000 {
+            let len = (next() % 40) as usize;
+            let data: Vec<u8> = (0..len).map(|_| (next() % 6) as u8).collect();
+            let mut cursor = ChannelCursor::new(&data, 0);
+            for frame in 0..30 {
+                assert_eq!(cursor.seek(frame), find_run(&data, 0, frame), "{data:?} frame {frame}");
+            }
+        }
     }
 
     #[test]

@@ -76,6 +76,8 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 }
 
 /// `acos x` for x in [0, 1] (Abramowitz and Stegun 4.4.46, error below 2e-8).
+// The coefficients are quoted as published; the compiler rounds them to f32.
+#[allow(clippy::excessive_precision)]
 #[inline]
 pub fn acos_unit(x: f32) -> f32 {
     let p = -0.001_262_491_1_f32;

@@ -23,6 +23,7 @@ pub mod playback;
 mod pose;
 pub mod sample;
 pub mod table;
+pub mod workload;
 
 pub use controllers::ControllerBytes;
 pub use pose::{Pose, PoseError, PoseEvaluator, PoseRequest};

@@ -86,7 +86,16 @@ pub struct PoseEvaluator {
     setup: Vec<BoneSetup>,
     blends: [LocalPose; 4],
     adj: Adjustments,
+    table_bytes: usize,
+    table_budget: usize,
 }
+
+/// Tables for all sequences together may take this much plus [`TABLE_BUDGET_PER_BYTE`] times
+/// the model's animation data; sequences beyond it are evaluated from their runs. Real models
+/// need about twice their file's size.
+pub const TABLE_BUDGET_BASE: usize = 64 << 20;
+/// See [`TABLE_BUDGET_BASE`].
+pub const TABLE_BUDGET_PER_BYTE: usize = 8;
 
 impl PoseEvaluator {
     /// An evaluator for `model`; no table is built yet.
@@ -97,6 +106,15 @@ impl PoseEvaluator {
             setup: model.bones.iter().map(BoneSetup::new).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
             adj: Adjustments::new(model.bone_controllers.len()),
+            table_bytes: 0,
+            table_budget: TABLE_BUDGET_BASE.saturating_add(
+                model
+                    .sequence_groups
+                    .iter()
+                    .map(|g| g.data_len())
+                    .sum::<usize>()
+                    .saturating_mul(TABLE_BUDGET_PER_BYTE),
+            ),
             model,
         }
     }
@@ -117,8 +135,12 @@ impl PoseEvaluator {
             return Err(PoseError::Unavailable { sequence, group: seq.group });
         }
         if self.sources[sequence].is_none() {
-            self.sources[sequence] = Some(match build(model, seq) {
-                Some(table) => Source::Table(table),
+            let table = build(model, seq).filter(|t| self.table_bytes + t.bytes() <= self.table_budget);
+            self.sources[sequence] = Some(match table {
+                Some(table) => {
+                    self.table_bytes += table.bytes();
+                    Source::Table(table)
+                }
                 None => Source::Runs,
             });
         }
@@ -134,7 +156,7 @@ impl PoseEvaluator {
 
     /// Bytes held by the tables built so far.
     pub fn cache_bytes(&self) -> usize {
-        self.sources.iter().flatten().map(|s| if let Source::Table(t) = s { t.bytes() } else { 0 }).sum()
+        self.table_bytes
     }
 
     /// Whether a sequence is sampled from a table (after [`Self::prepare`]).

@@ -76,7 +76,9 @@ pub fn keyframe(sequence: &Sequence, frame: f32) -> (usize, f32) {
         frame
     };
     let k = f as i32;
-    (k.max(0) as usize, f - k as f32)
+    let s = f - k as f32;
+    // f ≤ frames − 1 makes k < frames; the clamp only guards float rounding of huge counts.
+    (usize::try_from(k).unwrap_or(0).min(sequence.frames() as usize - 1), s)
 }
 
 /// A position as Valve computes it: `value + (r1 (1 − s) + s r2) · scale`, in C's mix of float

@@ -14,7 +14,7 @@
 
 use studio_model::{Bone, Model, Sequence};
 
-use crate::channel::{PositionKey, position_key, rotation_pair};
+use crate::channel::{ChannelCursor, PositionKey, position_key_at, rotation_pair_at};
 use glam::Vec4;
 
 use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup};
@@ -147,16 +147,18 @@ fn raw_keys(
     let mut expected_rotation = [0i16; 3];
     let mut expected_position: [Option<i16>; 3] = [None; 3];
     let mut last = Key::default();
+    let cursor = |dof: usize| anim.channels[dof].map(|c| ChannelCursor::new(data, c.offset as usize));
+    let mut cursors: [Option<ChannelCursor<'_>>; 6] = std::array::from_fn(cursor);
     for frame in 0..frames {
         let k = i32::try_from(frame).ok()?;
         let mut key = Key::default();
         for d in 0..3 {
-            let (r1, r2) = match anim.channels[d + 3] {
-                Some(channel) => rotation_pair(data, channel.offset as usize, k),
+            let (r1, r2) = match &mut cursors[d + 3] {
+                Some(cursor) => rotation_pair_at(data, cursor.seek(k)),
                 None => (0, 0),
             };
-            let (p1, p2, hold) = match anim.channels[d] {
-                Some(channel) => match position_key(data, channel.offset as usize, k) {
+            let (p1, p2, hold) = match &mut cursors[d] {
+                Some(cursor) => match position_key_at(data, cursor.seek(k)) {
                     PositionKey::Lerp(a, b) => (a, b, false),
                     PositionKey::Hold(a) => (a, a, true),
                 },

@@ -8,8 +8,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use studio_model::Model;
-use studio_pose::playback::normalize_frame;
-use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest, workload};
 
 fn load(path: &Path) -> Result<Arc<Model>, ExitCode> {
     studio_model::load(path).map(|l| Arc::new(l.model)).map_err(|error| {
@@ -78,25 +77,6 @@ pub fn run_pose(
     }
 }
 
-/// Pose `i` of the benchmark workload over the `evaluable` sequences.
-fn workload_request(model: &Model, evaluable: &[usize], i: usize) -> PoseRequest {
-    let n = evaluable.len();
-    let sequence = evaluable[i % n];
-    let k = i / n;
-    let seq = &model.sequences[sequence];
-    let frame = normalize_frame(seq, k as f64 * 0.37);
-    let byte = |v: usize| (v % 256) as u8;
-    PoseRequest {
-        sequence,
-        frame,
-        blend: [byte(37 * k), byte(91 * k)],
-        controllers: ControllerBytes {
-            user: [byte(13 * k), byte(13 * k + 64), byte(13 * k + 128), byte(13 * k + 192)],
-            mouth: (k % 65) as u8,
-        },
-    }
-}
-
 /// Runs `poses` poses of the workload, returning the checksum. With `points`, hit box corners
 /// and attachments are placed too.
 fn run_workload(
@@ -109,16 +89,14 @@ fn run_workload(
     let model = evaluator.model().clone();
     let mut checksum = 0.0f64;
     for i in 0..poses {
-        let request = workload_request(&model, evaluable, i);
+        let request = workload::request(&model, evaluable, i);
         let result = if points {
             evaluator.evaluate(&request, pose)
         } else {
             evaluator.evaluate_bones(&request, pose)
         };
         if result.is_ok() {
-            let last = pose.bones.last().map_or(0.0, |m| m.translation.x);
-            let first = pose.bones.first().map_or(0.0, |m| m.translation.z);
-            checksum += f64::from(last) + f64::from(first);
+            checksum += workload::checksum(pose);
         }
     }
     checksum

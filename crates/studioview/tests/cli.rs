@@ -141,3 +141,102 @@ fn info_on_a_broken_file_prints_the_error_and_fails() {
         text(&out.stderr).contains("header at byte 0: 244 bytes needed here, but the file ends after 13")
     );
 }
+
+/// Reads pose `index` of a reference file and checks `studioview pose` reproduces it.
+fn check_pose_command(shared: &Path, model: &str, sequence: &str, index: usize) {
+    let reference: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(shared.join(format!("reference/{model}.json"))).unwrap(),
+    )
+    .unwrap();
+    let expected = &reference["poses"][index];
+    let list = |key: &str| {
+        expected[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let path = shared.join(format!("fixtures/{model}.mdl"));
+    let out = studioview(&[
+        "pose",
+        path.to_str().unwrap(),
+        "--seq",
+        sequence,
+        "--frame",
+        &expected["frame"].to_string(),
+        "--blend",
+        &list("blend"),
+        "--controller",
+        &list("controller"),
+        "--mouth",
+        &expected["mouth"].to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let ours: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["bones", "hitboxes", "attachments"] {
+        let flat = |v: &serde_json::Value| -> Vec<f64> {
+            let mut all = Vec::new();
+            let mut stack = vec![v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::Array(items) => stack.extend(items.iter().rev()),
+                    n => all.push(n.as_f64().unwrap()),
+                }
+            }
+            all
+        };
+        let (a, r) = (flat(&ours[key]), flat(&expected[key]));
+        assert_eq!(a.len(), r.len(), "{model} pose {index}: {key} count");
+        for (i, (a, r)) in a.iter().zip(&r).enumerate() {
+            assert!((a - r).abs() <= 1e-4 * r.abs().max(1.0), "{model} pose {index}: {key}[{i}] {a} vs {r}");
+        }
+    }
+}
+
+#[test]
+fn pose_prints_the_reference_pose() {
+    let Some(shared) = shared() else { return };
+    // blends.json pose 151: aim4 (sequence 2) at frame 0.25, blend 77,200, controllers and mouth.
+    check_pose_command(&shared, "blends", "aim4", 151);
+    check_pose_command(&shared, "blends", "2", 151);
+    // controllers.json pose 5: every controller and the mouth at their far end.
+    check_pose_command(&shared, "controllers", "0", 5);
+}
+
+#[test]
+fn pose_of_an_unknown_sequence_fails() {
+    let Some(shared) = shared() else { return };
+    let out = studioview(&["pose", shared.join("fixtures/rle.mdl").to_str().unwrap(), "--seq", "nosuch"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("has no sequence \"nosuch\""), "{}", text(&out.stderr));
+}
+
+#[test]
+fn bench_prints_its_figures_and_the_workload_checksum() {
+    let Some(shared) = shared() else { return };
+    let path = shared.join("fixtures/blends.mdl");
+    let out = studioview(&["bench", path.to_str().unwrap(), "--poses", "500"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let field = |name: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in {stdout}"));
+        line[name.len() + 1..].trim().parse().unwrap()
+    };
+    assert!(field("ns_per_pose") > 0.0 && field("ns_per_bone") > 0.0);
+    // The same workload through the library gives the same checksum.
+    let model = std::sync::Arc::new(studio_model::load(&path).unwrap().model);
+    let evaluable = studio_pose::workload::evaluable(&model);
+    let mut evaluator = studio_pose::PoseEvaluator::new(model.clone());
+    let mut pose = studio_pose::Pose::new(&model);
+    let mut checksum = 0.0;
+    for i in 0..500 {
+        evaluator.evaluate_bones(&studio_pose::workload::request(&model, &evaluable, i), &mut pose).unwrap();
+        checksum += studio_pose::workload::checksum(&pose);
+    }
+    assert!((field("checksum") - checksum).abs() < 1e-3, "{stdout} vs {checksum}");
+}
