@@ -84,7 +84,7 @@ fn mutated_models_evaluate_without_panicking() {
             .map(|p| std::fs::read(dir.join(p)).unwrap())
             .collect();
     let count: usize =
-        std::env::var("STUDIO_POSE_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+        std::env::var("STUDIO_POSE_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
     let mut rng = Rng(0x0BAD_5EED);
     let mut evaluated = 0;
     for i in 0..count {

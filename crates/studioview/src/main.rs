@@ -62,6 +62,9 @@ enum Command {
         /// Poses per timed repeat.
         #[arg(long, default_value_t = 200_000)]
         poses: usize,
+        /// Also time evaluation straight from the run-length data, as Valve's code does it.
+        #[arg(long)]
+        from_runs: bool,
     },
 }
 
@@ -78,6 +81,6 @@ fn main() -> ExitCode {
         Command::Pose { model, seq, frame, blend, controller, mouth } => {
             pose_cmd::run_pose(&model, &seq, frame, padded(&blend), padded(&controller), mouth)
         }
-        Command::Bench { model, poses } => pose_cmd::run_bench(&model, poses),
+        Command::Bench { model, poses, from_runs } => pose_cmd::run_bench(&model, poses, from_runs),
     }
 }

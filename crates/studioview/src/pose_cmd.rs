@@ -77,23 +77,33 @@ pub fn run_pose(
     }
 }
 
-/// Runs `poses` poses of the workload, returning the checksum. With `points`, hit box corners
-/// and attachments are placed too.
+/// How the benchmark evaluates each pose.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Bone matrices from the keyframe tables.
+    Bones,
+    /// Bone matrices, hit box corners and attachments, from the tables.
+    WithPoints,
+    /// Bone matrices, hit box corners and attachments straight from the runs: Valve's algorithm.
+    FromRuns,
+}
+
+/// Runs `poses` poses of the workload, returning the checksum.
 fn run_workload(
     evaluator: &mut PoseEvaluator,
     evaluable: &[usize],
     poses: usize,
-    points: bool,
+    mode: Mode,
     pose: &mut Pose,
 ) -> f64 {
     let model = evaluator.model().clone();
     let mut checksum = 0.0f64;
     for i in 0..poses {
         let request = workload::request(&model, evaluable, i);
-        let result = if points {
-            evaluator.evaluate(&request, pose)
-        } else {
-            evaluator.evaluate_bones(&request, pose)
+        let result = match mode {
+            Mode::Bones => evaluator.evaluate_bones(&request, pose),
+            Mode::WithPoints => evaluator.evaluate(&request, pose),
+            Mode::FromRuns => evaluator.evaluate_from_runs(&request, pose),
         };
         if result.is_ok() {
             checksum += workload::checksum(pose);
@@ -103,7 +113,7 @@ fn run_workload(
 }
 
 /// `studioview bench`.
-pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
+pub fn run_bench(path: &Path, poses: usize, from_runs: bool) -> ExitCode {
     let model = match load(path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -117,19 +127,20 @@ pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
     // Warm-up: builds the tables the workload touches, and the caches.
-    run_workload(&mut evaluator, &evaluable, 2000, true, &mut pose);
-    let mut timed = |points: bool| {
+    run_workload(&mut evaluator, &evaluable, 2000, Mode::WithPoints, &mut pose);
+    let mut timed = |mode: Mode| {
         let mut best = f64::INFINITY;
         let mut checksum = 0.0;
         for _ in 0..3 {
             let started = Instant::now();
-            checksum = run_workload(&mut evaluator, &evaluable, poses, points, &mut pose);
+            checksum = run_workload(&mut evaluator, &evaluable, poses, mode, &mut pose);
             best = best.min(started.elapsed().as_secs_f64());
         }
         (best * 1e9 / poses as f64, checksum)
     };
-    let (ns_per_pose, checksum) = timed(false);
-    let (ns_with_points, _) = timed(true);
+    let (ns_per_pose, checksum) = timed(Mode::Bones);
+    let (ns_with_points, _) = timed(Mode::WithPoints);
+    let from_runs = from_runs.then(|| timed(Mode::FromRuns).0);
     println!("model {}", path.display());
     println!(
         "bones {}  hitboxes {}  attachments {}",
@@ -141,6 +152,10 @@ pub fn run_bench(path: &Path, poses: usize) -> ExitCode {
     println!("ns_per_pose {ns_per_pose:.1}");
     println!("ns_per_bone {:.2}", ns_per_pose / model.bones.len() as f64);
     println!("ns_per_pose_with_points {ns_with_points:.1}");
+    if let Some(ns) = from_runs {
+        println!("ns_per_pose_from_runs {ns:.1}");
+        println!("ns_per_bone_from_runs {:.2}", ns / model.bones.len() as f64);
+    }
     println!("checksum {checksum:.6}");
     println!("cache_bytes {}", evaluator.cache_bytes());
     ExitCode::SUCCESS
