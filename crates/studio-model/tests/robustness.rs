@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use common::ModelSet as Set;
 use studio_model::{Problem, Record};
+use studio_testing::Rng;
 
 /// Allocation allowed per byte of input (textures decode to 4 bytes a pixel, vertices to
 /// `Vec3`s, group files are kept for the pose stage...) plus a fixed allowance.
@@ -89,22 +90,6 @@ fn short_header_error_names_the_place() {
     assert_eq!(error.to_string(), "header at byte 0: 244 bytes needed here, but the file ends after 100");
 }
 
-/// xorshift64*: a small, seeded generator, so every run checks the same files.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Applies one to four mutations to `bytes`.
 fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
     for _ in 0..1 + rng.below(4) {
@@ -139,7 +124,7 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
                     8 => len as i64 - 1 - rng.below(64) as i64,
                     9 => rng.below(len) as i64,
                     10 => 1 + rng.below(300) as i64,
-                    _ => rng.next() as i32 as i64,
+                    _ => rng.next_u64() as i32 as i64,
                 };
                 bytes[at..at + 4].copy_from_slice(&(value as i32).to_le_bytes());
             }
@@ -152,7 +137,7 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
                     2 => i16::MAX,
                     3 => i16::MIN,
                     4 => rng.below(64) as i16,
-                    _ => rng.next() as i16,
+                    _ => rng.next_u64() as i16,
                 };
                 bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
             }
@@ -171,7 +156,7 @@ fn seeded_mutations_never_panic_or_run_away() {
     let count: usize = std::env::var("STUDIO_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
     let seed: u64 =
         std::env::var("STUDIO_MUTATION_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x5EED_0010);
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let (small, large): (Vec<&Set>, Vec<&Set>) = sets.iter().partition(|s| s.len() < 100_000);
     let started = Instant::now();
     let mut parsed = 0usize;

@@ -1,17 +1,10 @@
 //! Transition paths and event lookups on the groups fixture, whose transition table (read with
 //! Python at byte 2476) is 0 2 2 / 1 0 1 / 2 2 0.
 
-use std::path::PathBuf;
-
 use studio_pose::playback::{Direction, events_between, transition_path};
 
 fn groups() -> Option<studio_model::Model> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if !dir.join("fixtures").is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
-        eprintln!("note: ../shared is missing; skipping");
-        return None;
-    }
+    let dir = studio_testing::shared()?;
     Some(studio_model::load(&dir.join("fixtures/groups.mdl")).unwrap().model)
 }
 

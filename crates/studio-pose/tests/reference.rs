@@ -2,7 +2,6 @@
 //! by both of the evaluator's paths (keyframe tables and straight from the runs), within the
 //! reference's tolerance: `|a − r| ≤ 1e-4 × max(1, |r|)`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -10,16 +9,6 @@ use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
 
 /// The reference's stated tolerance, relative above magnitude 1.
 const TOLERANCE: f32 = 1e-4;
-
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.join("reference").is_dir() {
-        return Some(dir);
-    }
-    assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
-    eprintln!("note: ../shared is missing; skipping the reference poses");
-    None
-}
 
 fn close(a: f32, r: f32) -> bool {
     (a - r).abs() <= TOLERANCE * r.abs().max(1.0)
@@ -106,7 +95,7 @@ fn compare(name: &str, index: usize, expected: &Value, pose: &Pose, path: &str) 
 }
 
 fn check_model(name: &str, model_path: &str) {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = studio_testing::shared() else { return };
     let loaded = studio_model::load(&shared.join(model_path)).unwrap();
     let model = Arc::new(loaded.model);
     let text = std::fs::read_to_string(shared.join(format!("reference/{name}.json"))).unwrap();

@@ -7,21 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use studio_testing::Rng;
 
 /// Overwrites a few aligned int32s or int16s with edge values, or flips bits.
 fn mutate(rng: &mut Rng, bytes: &mut [u8]) {
@@ -34,12 +20,12 @@ fn mutate(rng: &mut Rng, bytes: &mut [u8]) {
             }
             1 => {
                 let at = 4 * rng.below(len / 4);
-                let value = [0, -1, 1, 2, 255, 300, i32::MAX, i32::MIN, rng.next() as i32][rng.below(9)];
+                let value = [0, -1, 1, 2, 255, 300, i32::MAX, i32::MIN, rng.next_u64() as i32][rng.below(9)];
                 bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
             }
             _ => {
                 let at = 2 * rng.below(len / 2);
-                let value = [0i16, -1, 1, 255, i16::MAX, i16::MIN, rng.next() as i16][rng.below(7)];
+                let value = [0i16, -1, 1, 255, i16::MAX, i16::MIN, rng.next_u64() as i16][rng.below(7)];
                 bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
             }
         }
@@ -55,10 +41,10 @@ fn evaluate_everything(model: Arc<studio_model::Model>, rng: &mut Rng) {
             let request = PoseRequest {
                 sequence,
                 frame,
-                blend: [rng.next() as u8, rng.next() as u8],
+                blend: [rng.next_u64() as u8, rng.next_u64() as u8],
                 controllers: ControllerBytes {
-                    user: (rng.next() as u32).to_le_bytes(),
-                    mouth: rng.next() as u8,
+                    user: (rng.next_u64() as u32).to_le_bytes(),
+                    mouth: rng.next_u64() as u8,
                 },
             };
             let _ = evaluator.evaluate(&request, &mut pose);
@@ -72,12 +58,7 @@ fn evaluate_everything(model: Arc<studio_model::Model>, rng: &mut Rng) {
 
 #[test]
 fn mutated_models_evaluate_without_panicking() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if !dir.join("fixtures").is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
-        eprintln!("note: ../shared is missing; skipping");
-        return;
-    }
+    let Some(dir) = studio_testing::shared() else { return };
     let files: Vec<Vec<u8>> =
         ["fixtures/rle.mdl", "fixtures/blends.mdl", "fixtures/controllers.mdl", "models/ns/v_mg.mdl"]
             .iter()
@@ -85,7 +66,7 @@ fn mutated_models_evaluate_without_panicking() {
             .collect();
     let count: usize =
         std::env::var("STUDIO_POSE_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
-    let mut rng = Rng(0x0BAD_5EED);
+    let mut rng = Rng::new(0x0BAD_5EED);
     let mut evaluated = 0;
     for i in 0..count {
         let which = if i % 50 == 49 { 3 } else { rng.below(3) };

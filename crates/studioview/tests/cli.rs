@@ -4,15 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.join("fixtures").is_dir() {
-        return Some(dir);
-    }
-    assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
-    eprintln!("note: ../shared is missing; skipping the tests that need its models");
-    None
-}
+use studio_testing::shared;
 
 fn studioview(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("run studioview")

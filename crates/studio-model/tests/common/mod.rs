@@ -3,24 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
-/// `../shared` beside the repository, if it is there.
-pub fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.join("fixtures").is_dir() {
-        Some(dir)
-    } else {
-        assert!(std::env::var_os("CI").is_none(), "../shared is missing, and CI must always have it");
-        eprintln!("note: ../shared is missing; skipping the tests that need its models");
-        None
-    }
-}
-
-/// The bytes of a file under `../shared`.
-pub fn read(shared: &std::path::Path, path: &str) -> Vec<u8> {
-    std::fs::read(shared.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+pub use studio_testing::{read, shared};
 
 /// One model set: the main file and its companions.
 #[derive(Clone)]
