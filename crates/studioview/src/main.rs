@@ -5,6 +5,7 @@
 mod check;
 mod info;
 mod pose_cmd;
+mod render_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,6 +56,47 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         mouth: u8,
     },
+    /// Render a pose offscreen to a PNG file.
+    Render {
+        /// The model's main file.
+        model: PathBuf,
+        /// The PNG file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Sequence number or name.
+        #[arg(long, default_value = "0")]
+        seq: String,
+        /// Frame in frame units.
+        #[arg(long, default_value_t = 0.0)]
+        frame: f32,
+        /// The two blending bytes, 0-255.
+        #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
+        blend: Vec<u8>,
+        /// The four controller bytes, 0-255.
+        #[arg(long, value_delimiter = ',', num_args = 1..=4, default_value = "0,0,0,0")]
+        controller: Vec<u8>,
+        /// The mouth byte, 0-64.
+        #[arg(long, default_value_t = 0)]
+        mouth: u8,
+        /// Body number (picks each body part's submodel).
+        #[arg(long, default_value_t = 0)]
+        body: i32,
+        /// Skin family.
+        #[arg(long, default_value_t = 0)]
+        skin: usize,
+        /// Image size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
+        size: (u32, u32),
+        /// What to draw: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray.
+        #[arg(long, value_delimiter = ',', default_value = "mesh,grid")]
+        show: Vec<String>,
+        /// Camera angle round the model, degrees (0 looks at its front).
+        #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
+        yaw: f32,
+        /// Camera angle above the ground, degrees.
+        #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
+        pitch: f32,
+    },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
         /// The model's main file.
@@ -81,6 +123,35 @@ fn main() -> ExitCode {
         Command::Pose { model, seq, frame, blend, controller, mouth } => {
             pose_cmd::run_pose(&model, &seq, frame, padded(&blend), padded(&controller), mouth)
         }
+        Command::Render {
+            model,
+            out,
+            seq,
+            frame,
+            blend,
+            controller,
+            mouth,
+            body,
+            skin,
+            size,
+            show,
+            yaw,
+            pitch,
+        } => render_cmd::run(&render_cmd::RenderArgs {
+            model,
+            out,
+            sequence: seq,
+            frame,
+            blend: padded(&blend),
+            controllers: padded(&controller),
+            mouth,
+            body,
+            skin,
+            size,
+            show,
+            yaw,
+            pitch,
+        }),
         Command::Bench { model, poses, from_runs } => pose_cmd::run_bench(&model, poses, from_runs),
     }
 }

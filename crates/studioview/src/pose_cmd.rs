@@ -18,11 +18,38 @@ fn load(path: &Path) -> Result<Arc<Model>, ExitCode> {
 }
 
 /// Finds a sequence by index or, failing that, by name (case-insensitively).
-fn find_sequence(model: &Model, wanted: &str) -> Option<usize> {
+pub fn find_sequence(model: &Model, wanted: &str) -> Option<usize> {
     match wanted.parse::<usize>() {
         Ok(index) if index < model.sequences.len() => Some(index),
         _ => model.sequences.iter().position(|s| s.label.eq_ignore_ascii_case(wanted)),
     }
+}
+
+/// The box round a pose: its bones, hit boxes and skinned vertices (all submodels), falling
+/// back to the header's bounding box when there is nothing to measure.
+pub fn pose_bounds(model: &Model, pose: &Pose) -> (glam::Vec3, glam::Vec3) {
+    let mut min = glam::Vec3::splat(f32::INFINITY);
+    let mut max = glam::Vec3::splat(f32::NEG_INFINITY);
+    let mut add = |p: glam::Vec3| {
+        if p.is_finite() {
+            min = min.min(p);
+            max = max.max(p);
+        }
+    };
+    for bone in &pose.bones {
+        add(bone.translation.into());
+    }
+    for corners in &pose.hitboxes {
+        corners.iter().for_each(|c| add((*c).into()));
+    }
+    for submodel in model.body_parts.iter().flat_map(|p| &p.submodels) {
+        for (v, &bone) in submodel.vertices.iter().zip(&submodel.vertex_bones) {
+            if let Some(m) = pose.bones.get(usize::from(bone)) {
+                add(m.transform_point3(*v));
+            }
+        }
+    }
+    if min.cmple(max).all() { (min, max) } else { (model.header.bbmin, model.header.bbmax) }
 }
 
 /// A pose as the reference files write one.

@@ -1,0 +1,253 @@
+//! Overlay geometry built each frame from the pose: skeleton, hit boxes, attachments, bounding
+//! boxes and the ground grid, as coloured lines and translucent triangles. The vertex lists are
+//! reused from frame to frame, with room reserved when the model is loaded.
+
+use glam::{Vec3, Vec3A};
+use studio_model::Model;
+use studio_pose::Pose;
+
+use crate::gpu_types::OverlayVertex;
+
+/// The colours of hit groups 0–7 (Half-Life's generic, head, chest, stomach, left arm, right
+/// arm, left leg, right leg), as sRGB bytes: the app's legend shows the same.
+pub const HIT_GROUP_COLORS: [[u8; 3]; 8] = [
+    [220, 220, 220],
+    [255, 40, 40],
+    [40, 220, 40],
+    [60, 110, 255],
+    [255, 230, 0],
+    [255, 0, 255],
+    [0, 230, 230],
+    [255, 140, 0],
+];
+
+/// Colour of hit groups outside 0–7.
+pub const OTHER_HIT_GROUP_COLOR: [u8; 3] = [150, 150, 150];
+
+/// The colour a hit group is drawn in, as sRGB bytes.
+pub fn hit_group_color(group: i32) -> [u8; 3] {
+    usize::try_from(group).ok().and_then(|g| HIT_GROUP_COLORS.get(g).copied()).unwrap_or(OTHER_HIT_GROUP_COLOR)
+}
+
+/// Colour of skeleton lines and joints.
+pub const BONE_COLOR: [u8; 3] = [255, 255, 0];
+/// Colour of the selected bone and hit box.
+pub const SELECTED_COLOR: [u8; 3] = [255, 255, 255];
+/// Colour of the model's bounding box.
+pub const BOUNDING_BOX_COLOR: [u8; 3] = [0, 160, 255];
+/// Colour of the sequence's bounding box.
+pub const SEQUENCE_BOX_COLOR: [u8; 3] = [255, 120, 200];
+/// Colour of the ground grid.
+pub const GRID_COLOR: [u8; 3] = [90, 90, 100];
+
+/// sRGB bytes and an alpha to the linear colour the render target (an sRGB format) expects.
+pub fn linear(rgb: [u8; 3], alpha: f32) -> [f32; 4] {
+    let channel = |c: u8| {
+        let c = f32::from(c) / 255.0;
+        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    [channel(rgb[0]), channel(rgb[1]), channel(rgb[2]), alpha]
+}
+
+/// What the overlays show.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayOptions {
+    /// Bones as lines from parent to child, with joint markers.
+    pub skeleton: bool,
+    /// Hit boxes, coloured by hit group.
+    pub hitboxes: bool,
+    /// Attachments as small axis crosses.
+    pub attachments: bool,
+    /// The model's bounding box (`bbmin`..`bbmax` of the header).
+    pub bounding_box: bool,
+    /// The current sequence's bounding box.
+    pub sequence_box: bool,
+    /// A ground grid under the model.
+    pub grid: bool,
+    /// The bone drawn highlighted.
+    pub selected_bone: Option<usize>,
+    /// The hit box drawn highlighted.
+    pub selected_hitbox: Option<usize>,
+    /// Only this hit box is drawn.
+    pub only_hitbox: Option<usize>,
+    /// Opacity of hit box faces (their edges are opaque).
+    pub hitbox_fill: f32,
+}
+
+impl Default for OverlayOptions {
+    fn default() -> Self {
+        Self {
+            skeleton: false,
+            hitboxes: false,
+            attachments: false,
+            bounding_box: false,
+            sequence_box: false,
+            grid: true,
+            selected_bone: None,
+            selected_hitbox: None,
+            only_hitbox: None,
+            hitbox_fill: 0.35,
+        }
+    }
+}
+
+/// The line and triangle vertices of one frame's overlays.
+#[derive(Debug, Default)]
+pub struct Overlay {
+    /// Pairs of points.
+    pub lines: Vec<OverlayVertex>,
+    /// Triples of points.
+    pub triangles: Vec<OverlayVertex>,
+}
+
+/// Lines of the ground grid: half-count per side.
+const GRID_HALF: i32 = 10;
+
+/// The 12 edges of a box, as corner indices (corner k takes the maximum on axis i when bit i
+/// of k is set).
+const BOX_EDGES: [(usize, usize); 12] =
+    [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+
+/// The 12 triangles of a box's faces.
+const BOX_TRIANGLES: [[usize; 3]; 12] = [
+    [0, 2, 1],
+    [1, 2, 3],
+    [4, 5, 6],
+    [5, 7, 6],
+    [0, 1, 4],
+    [1, 5, 4],
+    [2, 6, 3],
+    [3, 6, 7],
+    [0, 4, 2],
+    [2, 4, 6],
+    [1, 3, 5],
+    [3, 7, 5],
+];
+
+impl Overlay {
+    /// Room for every overlay of `model`, so building one never allocates.
+    pub fn for_model(model: &Model) -> Self {
+        let bones = model.bones.len();
+        let lines = bones * 8 + model.hitboxes.len() * 24 + model.attachments.len() * 6 + 2 * 24 + 4 * (2 * GRID_HALF as usize + 1);
+        Self { lines: Vec::with_capacity(lines), triangles: Vec::with_capacity(model.hitboxes.len() * 36) }
+    }
+
+    fn line(&mut self, a: Vec3A, b: Vec3A, color: [f32; 4]) {
+        self.lines.push(OverlayVertex { position: a.to_array(), color });
+        self.lines.push(OverlayVertex { position: b.to_array(), color });
+    }
+
+    fn cross(&mut self, at: Vec3A, size: f32, colors: [[f32; 4]; 3]) {
+        for (axis, color) in [Vec3A::X, Vec3A::Y, Vec3A::Z].into_iter().zip(colors) {
+            self.line(at - axis * size, at + axis * size, color);
+        }
+    }
+
+    fn box_edges(&mut self, corners: &[Vec3A; 8], color: [f32; 4]) {
+        for (a, b) in BOX_EDGES {
+            self.line(corners[a], corners[b], color);
+        }
+    }
+
+    fn axis_box(&mut self, min: Vec3, max: Vec3, color: [f32; 4]) {
+        let corners: [Vec3A; 8] = std::array::from_fn(|k| {
+            Vec3A::new(
+                if k & 1 != 0 { max.x } else { min.x },
+                if k & 2 != 0 { max.y } else { min.y },
+                if k & 4 != 0 { max.z } else { min.z },
+            )
+        });
+        self.box_edges(&corners, color);
+    }
+
+    /// Rebuilds the overlays for `pose` (whose hit box corners and attachments are placed).
+    pub fn build(&mut self, model: &Model, pose: &Pose, sequence: Option<usize>, options: &OverlayOptions) {
+        self.lines.clear();
+        self.triangles.clear();
+        let extent = (model.header.bbmax - model.header.bbmin).length();
+        let size = if extent.is_finite() && extent > 1.0 { extent * 0.015 } else { 1.0 };
+        if options.grid {
+            let step = (size * 8.0).max(1.0);
+            let reach = step * GRID_HALF as f32;
+            let color = linear(GRID_COLOR, 1.0);
+            for i in -GRID_HALF..=GRID_HALF {
+                let t = i as f32 * step;
+                self.line(Vec3A::new(t, -reach, 0.0), Vec3A::new(t, reach, 0.0), color);
+                self.line(Vec3A::new(-reach, t, 0.0), Vec3A::new(reach, t, 0.0), color);
+            }
+        }
+        if options.bounding_box {
+            self.axis_box(model.header.bbmin, model.header.bbmax, linear(BOUNDING_BOX_COLOR, 1.0));
+        }
+        if options.sequence_box
+            && let Some(seq) = sequence.and_then(|s| model.sequences.get(s))
+        {
+            self.axis_box(seq.bbmin, seq.bbmax, linear(SEQUENCE_BOX_COLOR, 1.0));
+        }
+        if options.hitboxes {
+            for (i, (corners, hitbox)) in pose.hitboxes.iter().zip(&model.hitboxes).enumerate() {
+                if options.only_hitbox.is_some_and(|only| only != i) {
+                    continue;
+                }
+                let selected = options.selected_hitbox == Some(i);
+                let rgb = if selected { SELECTED_COLOR } else { hit_group_color(hitbox.group) };
+                self.box_edges(corners, linear(rgb, 1.0));
+                let fill = linear(rgb, options.hitbox_fill.clamp(0.0, 1.0));
+                for triangle in BOX_TRIANGLES {
+                    for corner in triangle {
+                        self.triangles.push(OverlayVertex { position: corners[corner].to_array(), color: fill });
+                    }
+                }
+            }
+        }
+        if options.skeleton {
+            for (i, bone) in model.bones.iter().enumerate() {
+                let color = linear(if options.selected_bone == Some(i) { SELECTED_COLOR } else { BONE_COLOR }, 1.0);
+                let at = pose.bones[i].translation;
+                if let Some(parent) = bone.parent {
+                    self.line(pose.bones[parent].translation, at, color);
+                }
+                self.cross(at, size * 0.5, [color; 3]);
+            }
+        }
+        if options.attachments {
+            let axes = [linear([255, 60, 60], 1.0), linear([60, 255, 60], 1.0), linear([80, 120, 255], 1.0)];
+            for point in &pose.attachments {
+                self.cross(*point, size, axes);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_edges_and_faces_use_every_corner() {
+        let mut seen = [0; 8];
+        for (a, b) in BOX_EDGES {
+            seen[a] += 1;
+            seen[b] += 1;
+        }
+        assert_eq!(seen, [3; 8]);
+        let mut faces = [0; 8];
+        for t in BOX_TRIANGLES {
+            for c in t {
+                faces[c] += 1;
+            }
+        }
+        assert!(faces.iter().all(|&n| n >= 3));
+    }
+
+    #[test]
+    fn hit_group_colours_are_distinct() {
+        for a in 0..8 {
+            for b in a + 1..8 {
+                assert_ne!(HIT_GROUP_COLORS[a], HIT_GROUP_COLORS[b]);
+            }
+        }
+        assert_eq!(hit_group_color(9), OTHER_HIT_GROUP_COLOR);
+        assert_eq!(hit_group_color(-1), OTHER_HIT_GROUP_COLOR);
+    }
+}

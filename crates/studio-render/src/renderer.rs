@@ -1,0 +1,419 @@
+//! The renderer: pipelines, per-frame uniforms and overlay buffers, and drawing a model into
+//! any colour target of its format. It knows nothing of windows or UI: the app, the command
+//! line and the tests drive the same code.
+
+use glam::{Mat4, Vec3};
+use studio_model::Model;
+use studio_pose::Pose;
+
+use crate::context::GpuContext;
+use crate::gpu_model::GpuModel;
+use crate::gpu_types::{BonesUniform, FrameUniform, MAX_BONES, MeshVertex, OverlayVertex};
+use crate::overlay::{Overlay, OverlayOptions};
+use crate::shaders;
+
+/// Depth buffer format.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// How the mesh is drawn and which overlays show.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Draw the mesh.
+    pub mesh: bool,
+    /// Light the mesh (otherwise fullbright).
+    pub lighting: bool,
+    /// Flat shading (one normal per face) instead of smooth.
+    pub flat: bool,
+    /// Draw the mesh's triangle edges.
+    pub wireframe: bool,
+    /// Mesh opacity, 0..1.
+    pub opacity: f32,
+    /// The entity's body number, choosing each body part's submodel.
+    pub body: i32,
+    /// Skin family.
+    pub skin: usize,
+    /// Overlays.
+    pub overlay: OverlayOptions,
+    /// Draw overlays through the mesh (x-ray) instead of depth-tested.
+    pub xray: bool,
+    /// Background colour, sRGB bytes.
+    pub background: [u8; 3],
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            mesh: true,
+            lighting: true,
+            flat: false,
+            wireframe: false,
+            opacity: 1.0,
+            body: 0,
+            skin: 0,
+            overlay: OverlayOptions::default(),
+            xray: false,
+            background: [48, 52, 60],
+        }
+    }
+}
+
+/// Pipelines and per-frame buffers for one colour format and sample count.
+#[derive(Debug)]
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    /// Colour format drawn into.
+    pub format: wgpu::TextureFormat,
+    /// Samples per pixel.
+    pub sample_count: u32,
+    frame_buffer: wgpu::Buffer,
+    bones_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    /// Layout of a texture's bind group (group 1).
+    pub texture_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    opaque: wgpu::RenderPipeline,
+    blended: wgpu::RenderPipeline,
+    additive: wgpu::RenderPipeline,
+    wire: wgpu::RenderPipeline,
+    lines: [wgpu::RenderPipeline; 2],
+    solids: [wgpu::RenderPipeline; 2],
+    line_buffer: Option<wgpu::Buffer>,
+    solid_buffer: Option<wgpu::Buffer>,
+    line_count: u32,
+    solid_count: u32,
+    bones: Box<BonesUniform>,
+    overlay: Overlay,
+}
+
+fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    }
+}
+
+/// Everything that differs between the pipelines.
+struct PipelineKind<'a> {
+    label: &'a str,
+    module: &'a wgpu::ShaderModule,
+    fragment: &'a str,
+    buffers: &'a [wgpu::VertexBufferLayout<'a>],
+    topology: wgpu::PrimitiveTopology,
+    blend: Option<wgpu::BlendState>,
+    depth_write: bool,
+    depth_test: bool,
+    cull: Option<wgpu::Face>,
+}
+
+impl Renderer {
+    /// Pipelines drawing into `format` with `sample_count` samples per pixel.
+    pub fn new(context: &GpuContext, format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let device = &context.device;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame bind group layout"),
+            entries: &[
+                uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
+                uniform_entry(1, wgpu::ShaderStages::VERTEX),
+            ],
+        });
+        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("texture bind group layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                uniform_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT),
+            ],
+        });
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bones_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bones uniform"),
+            size: size_of::<BonesUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame bind group"),
+            layout: &frame_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: frame_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: bones_buffer.as_entire_binding() },
+            ],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("texture sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..Default::default()
+        });
+        let mesh_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("mesh.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(shaders::MESH.into()),
+        });
+        let overlay_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("overlay.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(shaders::OVERLAY.into()),
+        });
+        let mesh_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("mesh pipeline layout"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&texture_layout)],
+            immediate_size: 0,
+        });
+        let overlay_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("overlay pipeline layout"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+        let mesh_buffers = [wgpu::VertexBufferLayout {
+            array_stride: size_of::<MeshVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x2],
+        }];
+        let overlay_buffers = [wgpu::VertexBufferLayout {
+            array_stride: size_of::<OverlayVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+        }];
+        let pipeline = |layout: &wgpu::PipelineLayout, kind: PipelineKind<'_>| {
+            let targets = [Some(wgpu::ColorTargetState {
+                format,
+                blend: kind.blend,
+                write_mask: wgpu::ColorWrites::ALL,
+            })];
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(kind.label),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module: kind.module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &kind.buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
+                },
+                primitive: wgpu::PrimitiveState { topology: kind.topology, cull_mode: kind.cull, ..Default::default() },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(kind.depth_write),
+                    depth_compare: Some(if kind.depth_test {
+                        wgpu::CompareFunction::LessEqual
+                    } else {
+                        wgpu::CompareFunction::Always
+                    }),
+                    stencil: Default::default(),
+                    bias: Default::default(),
+                }),
+                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
+                fragment: Some(wgpu::FragmentState {
+                    module: kind.module,
+                    entry_point: Some(kind.fragment),
+                    compilation_options: Default::default(),
+                    targets: &targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let mesh = |label, blend, depth_write| PipelineKind {
+            label,
+            module: &mesh_module,
+            fragment: "fs_main",
+            buffers: &mesh_buffers,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            blend,
+            depth_write,
+            depth_test: true,
+            cull: Some(wgpu::Face::Back),
+        };
+        let additive_blend = wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::SrcAlpha,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::OVER,
+        };
+        let overlay = |label, topology, depth_test| PipelineKind {
+            label,
+            module: &overlay_module,
+            fragment: "fs_main",
+            buffers: &overlay_buffers,
+            topology,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            depth_write: false,
+            depth_test,
+            cull: None,
+        };
+        Self {
+            opaque: pipeline(&mesh_layout, mesh("mesh opaque", None, true)),
+            blended: pipeline(&mesh_layout, mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false)),
+            additive: pipeline(&mesh_layout, mesh("mesh additive", Some(additive_blend), false)),
+            wire: pipeline(
+                &mesh_layout,
+                PipelineKind {
+                    label: "mesh wireframe",
+                    fragment: "fs_wire",
+                    topology: wgpu::PrimitiveTopology::LineList,
+                    cull: None,
+                    ..mesh("", None, false)
+                },
+            ),
+            lines: [
+                pipeline(&overlay_layout, overlay("overlay lines", wgpu::PrimitiveTopology::LineList, true)),
+                pipeline(&overlay_layout, overlay("overlay lines x-ray", wgpu::PrimitiveTopology::LineList, false)),
+            ],
+            solids: [
+                pipeline(&overlay_layout, overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, true)),
+                pipeline(&overlay_layout, overlay("overlay solids x-ray", wgpu::PrimitiveTopology::TriangleList, false)),
+            ],
+            device: context.device.clone(),
+            queue: context.queue.clone(),
+            format,
+            sample_count,
+            frame_buffer,
+            bones_buffer,
+            frame_bind_group,
+            texture_layout,
+            sampler,
+            line_buffer: None,
+            solid_buffer: None,
+            line_count: 0,
+            solid_count: 0,
+            bones: bytemuck::zeroed_box(),
+            overlay: Overlay::default(),
+        }
+    }
+
+    /// Uploads a model, and makes room for its overlays: once per model.
+    pub fn upload(&mut self, model: &Model) -> GpuModel {
+        self.overlay = Overlay::for_model(model);
+        let buffer = |label, vertices: usize| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (vertices.max(1) * size_of::<OverlayVertex>()) as u64,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        self.line_buffer = Some(buffer("overlay lines", self.overlay.lines.capacity()));
+        self.solid_buffer = Some(buffer("overlay solids", self.overlay.triangles.capacity()));
+        GpuModel::new(&self.device, &self.queue, &self.texture_layout, &self.sampler, model)
+    }
+
+    /// Writes one frame's uniforms, bone matrices and overlays: the per-frame CPU work. `pose`
+    /// must have its hit boxes and attachments placed when those overlays show. Allocates
+    /// nothing and creates no buffer.
+    pub fn prepare(
+        &mut self,
+        model: &Model,
+        pose: &Pose,
+        sequence: Option<usize>,
+        clip_from_model: Mat4,
+        view_from_model: Mat4,
+        options: &RenderOptions,
+    ) {
+        let light = (view_from_model.inverse().transform_vector3(Vec3::new(-0.3, -0.5, -1.0))).normalize_or_zero();
+        let frame = FrameUniform {
+            clip_from_model: clip_from_model.to_cols_array_2d(),
+            view_from_model: view_from_model.to_cols_array_2d(),
+            light: [light.x, light.y, light.z, 0.35],
+            options: [
+                f32::from(u8::from(options.flat)),
+                options.opacity.clamp(0.0, 1.0),
+                f32::from(u8::from(options.lighting)),
+                0.0,
+            ],
+            wire_color: crate::overlay::linear([255, 255, 255], 1.0),
+        };
+        self.queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+        for (slot, bone) in self.bones.model_from_bone.iter_mut().zip(&pose.bones).take(MAX_BONES) {
+            *slot = Mat4::from(*bone).to_cols_array_2d();
+        }
+        let used = pose.bones.len().min(MAX_BONES) * size_of::<[[f32; 4]; 4]>();
+        self.queue.write_buffer(&self.bones_buffer, 0, &bytemuck::bytes_of(&*self.bones)[..used.max(64)]);
+
+        self.overlay.build(model, pose, sequence, &options.overlay);
+        let write = |buffer: &Option<wgpu::Buffer>, vertices: &[OverlayVertex]| -> u32 {
+            let Some(buffer) = buffer else { return 0 };
+            let fits = (buffer.size() as usize / size_of::<OverlayVertex>()).min(vertices.len());
+            if fits > 0 {
+                self.queue.write_buffer(buffer, 0, bytemuck::cast_slice(&vertices[..fits]));
+            }
+            fits as u32
+        };
+        self.line_count = write(&self.line_buffer, &self.overlay.lines);
+        self.solid_count = write(&self.solid_buffer, &self.overlay.triangles);
+    }
+
+    /// Records the draws of the last [`Self::prepare`] into `pass`.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &Model, gpu: &GpuModel, options: &RenderOptions) {
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        if options.mesh || options.wireframe {
+            let translucent = options.opacity < 1.0;
+            // Opaque meshes first, then additive ones over them.
+            for additive_pass in [false, true] {
+                for (part, submodels) in model.body_parts.iter().zip(&gpu.body_parts) {
+                    let Some(submodel) = part.submodel_index(options.body).and_then(|i| submodels.get(i)) else {
+                        continue;
+                    };
+                    for mesh in &submodel.meshes {
+                        let texture = gpu.texture(model, options.skin, mesh.skin_ref);
+                        if texture.additive != additive_pass {
+                            continue;
+                        }
+                        pass.set_bind_group(1, &texture.bind_group, &[]);
+                        pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                        if options.mesh {
+                            let pipeline = match (additive_pass, translucent) {
+                                (true, _) => &self.additive,
+                                (false, true) => &self.blended,
+                                (false, false) => &self.opaque,
+                            };
+                            pass.set_pipeline(pipeline);
+                            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+                            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+                        }
+                        if options.wireframe && mesh.edge_count > 0 {
+                            pass.set_pipeline(&self.wire);
+                            pass.set_index_buffer(mesh.edges.slice(..), wgpu::IndexFormat::Uint32);
+                            pass.draw_indexed(0..mesh.edge_count, 0, 0..1);
+                        }
+                    }
+                }
+            }
+        }
+        let xray = usize::from(options.xray);
+        if let Some(buffer) = self.solid_buffer.as_ref().filter(|_| self.solid_count > 0) {
+            pass.set_pipeline(&self.solids[xray]);
+            pass.set_vertex_buffer(0, buffer.slice(..));
+            pass.draw(0..self.solid_count, 0..1);
+        }
+        if let Some(buffer) = self.line_buffer.as_ref().filter(|_| self.line_count > 0) {
+            pass.set_pipeline(&self.lines[xray]);
+            pass.set_vertex_buffer(0, buffer.slice(..));
+            pass.draw(0..self.line_count, 0..1);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! `studioview render`: a pose of a model drawn offscreen to a PNG file.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+use studio_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene};
+
+/// What `render` was asked for.
+pub struct RenderArgs {
+    /// The model.
+    pub model: PathBuf,
+    /// The PNG to write.
+    pub out: PathBuf,
+    /// Sequence number or name.
+    pub sequence: String,
+    /// Frame.
+    pub frame: f32,
+    /// Blend bytes.
+    pub blend: [u8; 2],
+    /// Controller bytes.
+    pub controllers: [u8; 4],
+    /// Mouth byte.
+    pub mouth: u8,
+    /// Body number.
+    pub body: i32,
+    /// Skin family.
+    pub skin: usize,
+    /// Image size.
+    pub size: (u32, u32),
+    /// What to show: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid.
+    pub show: Vec<String>,
+    /// Camera yaw, degrees.
+    pub yaw: f32,
+    /// Camera pitch, degrees.
+    pub pitch: f32,
+}
+
+/// Parses `WxH`.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT"))?;
+    let parse = |v: &str| v.trim().parse::<u32>().ok().filter(|&v| (1..=8192).contains(&v));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("{text:?}: sizes are 1 to 8192 pixels")),
+    }
+}
+
+/// Writes an image as PNG.
+pub fn write_png(path: &Path, image: &RgbaImage) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&image.pixels).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}
+
+/// Display options from the `--show` list.
+pub fn options_from_show(show: &[String]) -> Result<RenderOptions, String> {
+    let mut options = RenderOptions { mesh: false, ..RenderOptions::default() };
+    options.overlay.grid = false;
+    for item in show {
+        match item.trim() {
+            "mesh" => options.mesh = true,
+            "skeleton" => options.overlay.skeleton = true,
+            "hitboxes" => options.overlay.hitboxes = true,
+            "attachments" => options.overlay.attachments = true,
+            "wireframe" => options.wireframe = true,
+            "bbox" => options.overlay.bounding_box = true,
+            "seqbox" => options.overlay.sequence_box = true,
+            "grid" => options.overlay.grid = true,
+            "xray" => options.xray = true,
+            other => {
+                return Err(format!(
+                    "unknown --show item {other:?} (mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray)"
+                ));
+            }
+        }
+    }
+    Ok(options)
+}
+
+/// Runs the command.
+pub fn run(args: &RenderArgs) -> ExitCode {
+    match render(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<(), String> {
+    let model = Arc::new(studio_model::load(&args.model).map_err(|e| e.to_string())?.model);
+    let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence)
+        .ok_or_else(|| format!("{} has no sequence {:?}", args.model.display(), args.sequence))?;
+    let mut options = options_from_show(&args.show)?;
+    options.body = args.body;
+    options.skin = args.skin;
+
+    let mut pose = Pose::new(&model);
+    let mut evaluator = PoseEvaluator::new(model.clone());
+    if !model.sequences.is_empty() {
+        let request = PoseRequest {
+            sequence,
+            frame: args.frame,
+            blend: args.blend,
+            controllers: ControllerBytes { user: args.controllers, mouth: args.mouth },
+        };
+        evaluator.evaluate(&request, &mut pose).map_err(|e| e.to_string())?;
+    }
+    let context = GpuContext::headless().map_err(|e| e.to_string())?;
+    let samples = context.sample_count(OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+    let gpu = renderer.upload(&model);
+    let (min, max) = crate::pose_cmd::pose_bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, args.yaw, args.pitch);
+    let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
+    let scene = Scene { model: &model, pose: &pose, sequence: Some(sequence), camera: &camera, options: &options };
+    let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene).map_err(|e| e.to_string())?;
+    write_png(&args.out, &image)
+}

@@ -1,0 +1,95 @@
+// Skinned, textured studio model mesh. Keep in sync with studio-render's gpu_types.rs
+// (FrameUniform, MeshVertex, TextureParams).
+//
+// Skinning is rigid, as in the format: each vertex and each normal follows one bone
+// (goldsrc-geometry.md, "Submodels").
+
+struct Frame {
+    clip_from_model: mat4x4<f32>,
+    view_from_model: mat4x4<f32>,
+    // xyz: direction the light travels, in model space; w: ambient level.
+    light: vec4<f32>,
+    // x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused.
+    options: vec4<f32>,
+    wire_color: vec4<f32>,
+};
+
+struct Bones {
+    model_from_bone: array<mat4x4<f32>, 256>,
+};
+
+struct TextureParams {
+    // xy: 1 / texture size in texels; z: 1 for chrome; w: 1 for masked.
+    params: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<uniform> bones: Bones;
+@group(1) @binding(0) var skin_texture: texture_2d<f32>;
+@group(1) @binding(1) var skin_sampler: sampler;
+@group(1) @binding(2) var<uniform> texture_params: TextureParams;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) texel: vec2<f32>,
+    @location(3) bone: vec2<u32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) model_position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let vertex_bone = bones.model_from_bone[min(in.bone.x, 255u)];
+    let normal_bone = bones.model_from_bone[min(in.bone.y, 255u)];
+    let position = (vertex_bone * vec4<f32>(in.position, 1.0)).xyz;
+    let normal = normalize((normal_bone * vec4<f32>(in.normal, 0.0)).xyz);
+    var out: VertexOut;
+    out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
+    out.model_position = position;
+    out.normal = normal;
+    if texture_params.params.z > 0.5 {
+        // Chrome: texture coordinates from the normal as seen from the eye.
+        let view_normal = normalize((frame.view_from_model * vec4<f32>(normal, 0.0)).xyz);
+        out.uv = vec2<f32>(view_normal.x * 0.5 + 0.5, 0.5 - view_normal.y * 0.5);
+    } else {
+        out.uv = in.texel * texture_params.params.xy;
+    }
+    return out;
+}
+
+fn shade(in: VertexOut) -> f32 {
+    if frame.options.z < 0.5 {
+        return 1.0;
+    }
+    var n = normalize(in.normal);
+    if frame.options.x > 0.5 {
+        // Flat shading: the face's own normal.
+        n = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
+        if dot(n, frame.light.xyz) > 0.0 {
+            n = -n;
+        }
+    }
+    let diffuse = max(dot(n, -frame.light.xyz), 0.0);
+    return min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    let texel = textureSample(skin_texture, skin_sampler, in.uv);
+    if texture_params.params.w > 0.5 && texel.a < 0.5 {
+        discard;
+    }
+    let light = shade(in);
+    return vec4<f32>(texel.rgb * light, frame.options.y);
+}
+
+@fragment
+fn fs_wire(in: VertexOut) -> @location(0) vec4<f32> {
+    return frame.wire_color;
+}

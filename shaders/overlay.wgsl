@@ -1,0 +1,35 @@
+// Overlay lines and translucent solids: skeleton, hit boxes, attachments, boxes, grid.
+// Keep in sync with studio-render's gpu_types.rs (FrameUniform, OverlayVertex).
+
+struct Frame {
+    clip_from_model: mat4x4<f32>,
+    view_from_model: mat4x4<f32>,
+    light: vec4<f32>,
+    options: vec4<f32>,
+    wire_color: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) color: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    var out: VertexOut;
+    out.clip = frame.clip_from_model * vec4<f32>(in.position, 1.0);
+    out.color = in.color;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
+    return in.color;
+}
