@@ -59,8 +59,12 @@ impl OrbitCamera {
     pub fn clip_from_model(&self, aspect: f32) -> Mat4 {
         let near = (self.distance * 0.01).max(0.01);
         let far = self.distance * 20.0 + 1000.0;
-        let projection =
-            glam::camera::rh::proj::directx::perspective(self.fov_y_deg.to_radians(), aspect.max(1e-3), near, far);
+        let projection = glam::camera::rh::proj::directx::perspective(
+            self.fov_y_deg.to_radians(),
+            aspect.max(1e-3),
+            near,
+            far,
+        );
         projection * self.view_from_model()
     }
 
@@ -103,7 +107,8 @@ mod tests {
 
     #[test]
     fn the_target_projects_to_the_centre_and_up_is_up() {
-        let camera = OrbitCamera::framing(Vec3::new(-10.0, -10.0, 0.0), Vec3::new(10.0, 10.0, 60.0), 30.0, 10.0);
+        let camera =
+            OrbitCamera::framing(Vec3::new(-10.0, -10.0, 0.0), Vec3::new(10.0, 10.0, 60.0), 30.0, 10.0);
         let centre = camera.project(camera.target, 200, 100).unwrap();
         assert!((centre - Vec2::new(100.0, 50.0)).length() < 1e-3, "{centre}");
         let above = camera.project(camera.target + Vec3::Z * 10.0, 200, 100).unwrap();

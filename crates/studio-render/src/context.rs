@@ -37,8 +37,8 @@ impl GpuContext {
             power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
             ..Default::default()
         };
-        let adapter =
-            pollster::block_on(instance.request_adapter(&options)).map_err(|e| RenderError::NoAdapter(e.to_string()))?;
+        let adapter = pollster::block_on(instance.request_adapter(&options))
+            .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
         Self::from_adapter(instance, adapter)
     }
 
@@ -49,8 +49,8 @@ impl GpuContext {
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
             ..Default::default()
         };
-        let (device, queue) =
-            pollster::block_on(adapter.request_device(&descriptor)).map_err(|e| RenderError::Device(e.to_string()))?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
+            .map_err(|e| RenderError::Device(e.to_string()))?;
         Ok(Self { instance, adapter, device, queue })
     }
 

@@ -87,7 +87,11 @@ impl GpuModel {
         model: &Model,
     ) -> Self {
         let buffer = |label: &str, contents: &[u8], usage| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents, usage })
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
         };
         let body_parts = model
             .body_parts
@@ -109,9 +113,17 @@ impl GpuModel {
                                         bytemuck::cast_slice(&mesh_vertices(submodel, mesh)),
                                         wgpu::BufferUsages::VERTEX,
                                     ),
-                                    indices: buffer("mesh indices", bytemuck::cast_slice(&indices), wgpu::BufferUsages::INDEX),
+                                    indices: buffer(
+                                        "mesh indices",
+                                        bytemuck::cast_slice(&indices),
+                                        wgpu::BufferUsages::INDEX,
+                                    ),
                                     index_count: indices.len() as u32,
-                                    edges: buffer("mesh edges", bytemuck::cast_slice(&edges), wgpu::BufferUsages::INDEX),
+                                    edges: buffer(
+                                        "mesh edges",
+                                        bytemuck::cast_slice(&edges),
+                                        wgpu::BufferUsages::INDEX,
+                                    ),
                                     edge_count: edges.len() as u32,
                                     skin_ref: mesh.skin_ref,
                                 }

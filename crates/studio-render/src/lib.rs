@@ -1,9 +1,11 @@
 //! The wgpu renderer of studioview: a model's skinned, textured mesh and its overlays —
 //! skeleton, hit boxes coloured by hit group, attachments, bounding boxes, ground grid.
 //!
-//! A [`GpuModel`] is uploaded once per model; each frame [`Renderer::prepare`] writes the bone
-//! matrices, camera and overlays (no allocation, no buffer creation) and [`Renderer::draw`]
-//! records the draws into any render pass of the renderer's format. [`render_image`] does all
+//! A [`GpuModel`] is uploaded once per model; each frame [`Renderer::prepare`] records the
+//! writes of the bone matrices, camera and overlays (through a staging belt: no buffer is
+//! created once it is warm), [`Renderer::draw`] records the draws into any render pass of the
+//! renderer's format, and [`Renderer::finish`] hands the staging buffers back with the
+//! submission. [`render_image`] does all
 //! of it offscreen and reads the image back, for the command line and the tests; no window or
 //! UI toolkit is involved. Shaders live in the top-level `shaders/` folder.
 
@@ -56,7 +58,11 @@ pub fn render_image(
     scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
     let aspect = target.width as f32 / target.height as f32;
+    let mut encoder = context
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
     renderer.prepare(
+        &mut encoder,
         scene.model,
         scene.pose,
         scene.sequence,
@@ -64,9 +70,11 @@ pub fn render_image(
         scene.camera.view_from_model(),
         scene.options,
     );
-    let mut encoder = context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
-    target.pass(&mut encoder, scene.options.background, |pass| renderer.draw(pass, scene.model, gpu, scene.options));
+    target.pass(&mut encoder, scene.options.background, |pass| {
+        renderer.draw(pass, scene.model, gpu, scene.options)
+    });
     target.copy_out(&mut encoder);
+    renderer.finish(&encoder);
     context.queue.submit([encoder.finish()]);
     target.read(context)
 }

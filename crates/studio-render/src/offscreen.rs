@@ -63,14 +63,21 @@ impl OffscreenTarget {
         let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
         let (color, resolve) = if sample_count > 1 {
             (
-                texture("offscreen colour (multisampled)", OFFSCREEN_FORMAT, sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT),
+                texture(
+                    "offscreen colour (multisampled)",
+                    OFFSCREEN_FORMAT,
+                    sample_count,
+                    wgpu::TextureUsages::RENDER_ATTACHMENT,
+                ),
                 Some(texture("offscreen colour", OFFSCREEN_FORMAT, 1, copyable)),
             )
         } else {
             (texture("offscreen colour", OFFSCREEN_FORMAT, 1, copyable), None)
         };
-        let depth = texture("offscreen depth", DEPTH_FORMAT, sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT);
-        let padded_row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let depth =
+            texture("offscreen depth", DEPTH_FORMAT, sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let padded_row =
+            (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen readback"),
             size: u64::from(padded_row) * u64::from(height),
@@ -81,9 +88,15 @@ impl OffscreenTarget {
     }
 
     /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw`.
-    pub fn pass(&self, encoder: &mut wgpu::CommandEncoder, background: [u8; 3], draw: impl FnOnce(&mut wgpu::RenderPass<'_>)) {
+    pub fn pass(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        background: [u8; 3],
+        draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
+    ) {
         let color_view = self.color.create_view(&wgpu::TextureViewDescriptor::default());
-        let resolve_view = self.resolve.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
+        let resolve_view =
+            self.resolve.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let depth_view = self.depth.create_view(&wgpu::TextureViewDescriptor::default());
         let [r, g, b, _] = crate::overlay::linear(background, 1.0);
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -93,13 +106,21 @@ impl OffscreenTarget {
                 depth_slice: None,
                 resolve_target: resolve_view.as_ref(),
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r: f64::from(r), g: f64::from(g), b: f64::from(b), a: 1.0 }),
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: f64::from(r),
+                        g: f64::from(g),
+                        b: f64::from(b),
+                        a: 1.0,
+                    }),
                     store: wgpu::StoreOp::Store,
                 },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &depth_view,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
@@ -113,10 +134,19 @@ impl OffscreenTarget {
     pub fn copy_out(&self, encoder: &mut wgpu::CommandEncoder) {
         let source = self.resolve.as_ref().unwrap_or(&self.color);
         encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo { texture: source, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+            wgpu::TexelCopyTextureInfo {
+                texture: source,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
             wgpu::TexelCopyBufferInfo {
                 buffer: &self.readback,
-                layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(self.padded_row), rows_per_image: Some(self.height) },
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.padded_row),
+                    rows_per_image: Some(self.height),
+                },
             },
             wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
         );

@@ -26,6 +26,9 @@ pub struct RenderOptions {
     pub flat: bool,
     /// Draw the mesh's triangle edges.
     pub wireframe: bool,
+    /// Draw back faces too. The game culls them (its triangles are clockwise seen from the
+    /// front); models with inconsistent winding show holes that this fills.
+    pub double_sided: bool,
     /// Mesh opacity, 0..1.
     pub opacity: f32,
     /// The entity's body number, choosing each body part's submodel.
@@ -47,6 +50,7 @@ impl Default for RenderOptions {
             lighting: true,
             flat: false,
             wireframe: false,
+            double_sided: false,
             opacity: 1.0,
             body: 0,
             skin: 0,
@@ -72,9 +76,8 @@ pub struct Renderer {
     /// Layout of a texture's bind group (group 1).
     pub texture_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
-    opaque: wgpu::RenderPipeline,
-    blended: wgpu::RenderPipeline,
-    additive: wgpu::RenderPipeline,
+    /// Opaque, blended and additive mesh pipelines: [0] culling back faces, [1] drawing both.
+    meshes: [MeshPipelines; 2],
     wire: wgpu::RenderPipeline,
     lines: [wgpu::RenderPipeline; 2],
     solids: [wgpu::RenderPipeline; 2],
@@ -84,15 +87,31 @@ pub struct Renderer {
     solid_count: u32,
     bones: Box<BonesUniform>,
     overlay: Overlay,
+    belt: wgpu::util::StagingBelt,
 }
+
+/// Size of the staging belt's buffers: a frame's bones and overlays fit in one.
+const STAGING_CHUNK: u64 = 256 << 10;
 
 fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility,
-        ty: wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: None },
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
         count: None,
     }
+}
+
+/// The mesh pipelines of one culling mode.
+#[derive(Debug)]
+struct MeshPipelines {
+    opaque: wgpu::RenderPipeline,
+    blended: wgpu::RenderPipeline,
+    additive: wgpu::RenderPipeline,
 }
 
 /// Everything that differs between the pipelines.
@@ -106,6 +125,9 @@ struct PipelineKind<'a> {
     depth_write: bool,
     depth_test: bool,
     cull: Option<wgpu::Face>,
+    /// Half-Life's triangle commands are clockwise seen from the front (its renderer culls
+    /// `GL_FRONT` with OpenGL's counter-clockwise default).
+    front_face: wgpu::FrontFace,
 }
 
 impl Renderer {
@@ -213,7 +235,12 @@ impl Renderer {
                     compilation_options: Default::default(),
                     buffers: &kind.buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
                 },
-                primitive: wgpu::PrimitiveState { topology: kind.topology, cull_mode: kind.cull, ..Default::default() },
+                primitive: wgpu::PrimitiveState {
+                    topology: kind.topology,
+                    cull_mode: kind.cull,
+                    front_face: kind.front_face,
+                    ..Default::default()
+                },
                 depth_stencil: Some(wgpu::DepthStencilState {
                     format: DEPTH_FORMAT,
                     depth_write_enabled: Some(kind.depth_write),
@@ -236,7 +263,7 @@ impl Renderer {
                 cache: None,
             })
         };
-        let mesh = |label, blend, depth_write| PipelineKind {
+        let mesh = |label, blend, depth_write, cull| PipelineKind {
             label,
             module: &mesh_module,
             fragment: "fs_main",
@@ -245,7 +272,8 @@ impl Renderer {
             blend,
             depth_write,
             depth_test: true,
-            cull: Some(wgpu::Face::Back),
+            cull,
+            front_face: wgpu::FrontFace::Cw,
         };
         let additive_blend = wgpu::BlendState {
             color: wgpu::BlendComponent {
@@ -265,28 +293,42 @@ impl Renderer {
             depth_write: false,
             depth_test,
             cull: None,
+            front_face: wgpu::FrontFace::Cw,
         };
         Self {
-            opaque: pipeline(&mesh_layout, mesh("mesh opaque", None, true)),
-            blended: pipeline(&mesh_layout, mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false)),
-            additive: pipeline(&mesh_layout, mesh("mesh additive", Some(additive_blend), false)),
+            meshes: [Some(wgpu::Face::Back), None].map(|cull| MeshPipelines {
+                opaque: pipeline(&mesh_layout, mesh("mesh opaque", None, true, cull)),
+                blended: pipeline(
+                    &mesh_layout,
+                    mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, cull),
+                ),
+                additive: pipeline(&mesh_layout, mesh("mesh additive", Some(additive_blend), false, cull)),
+            }),
             wire: pipeline(
                 &mesh_layout,
                 PipelineKind {
                     label: "mesh wireframe",
                     fragment: "fs_wire",
                     topology: wgpu::PrimitiveTopology::LineList,
-                    cull: None,
-                    ..mesh("", None, false)
+                    ..mesh("", None, false, None)
                 },
             ),
             lines: [
                 pipeline(&overlay_layout, overlay("overlay lines", wgpu::PrimitiveTopology::LineList, true)),
-                pipeline(&overlay_layout, overlay("overlay lines x-ray", wgpu::PrimitiveTopology::LineList, false)),
+                pipeline(
+                    &overlay_layout,
+                    overlay("overlay lines x-ray", wgpu::PrimitiveTopology::LineList, false),
+                ),
             ],
             solids: [
-                pipeline(&overlay_layout, overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, true)),
-                pipeline(&overlay_layout, overlay("overlay solids x-ray", wgpu::PrimitiveTopology::TriangleList, false)),
+                pipeline(
+                    &overlay_layout,
+                    overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, true),
+                ),
+                pipeline(
+                    &overlay_layout,
+                    overlay("overlay solids x-ray", wgpu::PrimitiveTopology::TriangleList, false),
+                ),
             ],
             device: context.device.clone(),
             queue: context.queue.clone(),
@@ -303,6 +345,7 @@ impl Renderer {
             solid_count: 0,
             bones: bytemuck::zeroed_box(),
             overlay: Overlay::default(),
+            belt: wgpu::util::StagingBelt::new(context.device.clone(), STAGING_CHUNK),
         }
     }
 
@@ -322,11 +365,15 @@ impl Renderer {
         GpuModel::new(&self.device, &self.queue, &self.texture_layout, &self.sampler, model)
     }
 
-    /// Writes one frame's uniforms, bone matrices and overlays: the per-frame CPU work. `pose`
-    /// must have its hit boxes and attachments placed when those overlays show. Allocates
-    /// nothing and creates no buffer.
+    /// Writes one frame's uniforms, bone matrices and overlays, as copies recorded into
+    /// `encoder` ahead of the frame's render pass: the per-frame CPU work. `pose` must have its
+    /// hit boxes and attachments placed when those overlays show. Creates no buffer: the copies
+    /// go through a staging belt whose buffers are reused once [`Self::finish`] has handed them
+    /// back with the submission.
+    #[allow(clippy::too_many_arguments)]
     pub fn prepare(
         &mut self,
+        encoder: &mut wgpu::CommandEncoder,
         model: &Model,
         pose: &Pose,
         sequence: Option<usize>,
@@ -334,7 +381,8 @@ impl Renderer {
         view_from_model: Mat4,
         options: &RenderOptions,
     ) {
-        let light = (view_from_model.inverse().transform_vector3(Vec3::new(-0.3, -0.5, -1.0))).normalize_or_zero();
+        let light =
+            (view_from_model.inverse().transform_vector3(Vec3::new(-0.3, -0.5, -1.0))).normalize_or_zero();
         let frame = FrameUniform {
             clip_from_model: clip_from_model.to_cols_array_2d(),
             view_from_model: view_from_model.to_cols_array_2d(),
@@ -347,35 +395,57 @@ impl Renderer {
             ],
             wire_color: crate::overlay::linear([255, 255, 255], 1.0),
         };
-        self.queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
         for (slot, bone) in self.bones.model_from_bone.iter_mut().zip(&pose.bones).take(MAX_BONES) {
             *slot = Mat4::from(*bone).to_cols_array_2d();
         }
-        let used = pose.bones.len().min(MAX_BONES) * size_of::<[[f32; 4]; 4]>();
-        self.queue.write_buffer(&self.bones_buffer, 0, &bytemuck::bytes_of(&*self.bones)[..used.max(64)]);
-
+        let used = pose.bones.len().clamp(1, MAX_BONES) * size_of::<[[f32; 4]; 4]>();
         self.overlay.build(model, pose, sequence, &options.overlay);
-        let write = |buffer: &Option<wgpu::Buffer>, vertices: &[OverlayVertex]| -> u32 {
-            let Some(buffer) = buffer else { return 0 };
-            let fits = (buffer.size() as usize / size_of::<OverlayVertex>()).min(vertices.len());
-            if fits > 0 {
-                self.queue.write_buffer(buffer, 0, bytemuck::cast_slice(&vertices[..fits]));
+
+        let belt = &mut self.belt;
+        let mut write = |buffer: &wgpu::Buffer, bytes: &[u8]| {
+            if let Some(size) = wgpu::BufferSize::new(bytes.len() as u64) {
+                belt.write_buffer(encoder, buffer, 0, size).copy_from_slice(bytes);
             }
-            fits as u32
         };
-        self.line_count = write(&self.line_buffer, &self.overlay.lines);
-        self.solid_count = write(&self.solid_buffer, &self.overlay.triangles);
+        write(&self.frame_buffer, bytemuck::bytes_of(&frame));
+        write(&self.bones_buffer, &bytemuck::bytes_of(&*self.bones)[..used]);
+        let fitting = |buffer: &Option<wgpu::Buffer>, vertices: &[OverlayVertex]| {
+            buffer
+                .as_ref()
+                .map_or(0, |b| (b.size() as usize / size_of::<OverlayVertex>()).min(vertices.len()))
+        };
+        self.line_count = fitting(&self.line_buffer, &self.overlay.lines) as u32;
+        self.solid_count = fitting(&self.solid_buffer, &self.overlay.triangles) as u32;
+        if let Some(buffer) = &self.line_buffer {
+            write(buffer, bytemuck::cast_slice(&self.overlay.lines[..self.line_count as usize]));
+        }
+        if let Some(buffer) = &self.solid_buffer {
+            write(buffer, bytemuck::cast_slice(&self.overlay.triangles[..self.solid_count as usize]));
+        }
+    }
+
+    /// Closes the frame's staging writes; call once the frame is recorded into `encoder`, which
+    /// must then be submitted. The staging buffers come back for reuse when the GPU is done.
+    pub fn finish(&mut self, encoder: &wgpu::CommandEncoder) {
+        self.belt.finish_and_recall_on_submit(encoder);
     }
 
     /// Records the draws of the last [`Self::prepare`] into `pass`.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, model: &Model, gpu: &GpuModel, options: &RenderOptions) {
+    pub fn draw(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        model: &Model,
+        gpu: &GpuModel,
+        options: &RenderOptions,
+    ) {
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         if options.mesh || options.wireframe {
             let translucent = options.opacity < 1.0;
             // Opaque meshes first, then additive ones over them.
             for additive_pass in [false, true] {
                 for (part, submodels) in model.body_parts.iter().zip(&gpu.body_parts) {
-                    let Some(submodel) = part.submodel_index(options.body).and_then(|i| submodels.get(i)) else {
+                    let Some(submodel) = part.submodel_index(options.body).and_then(|i| submodels.get(i))
+                    else {
                         continue;
                     };
                     for mesh in &submodel.meshes {
@@ -386,10 +456,11 @@ impl Renderer {
                         pass.set_bind_group(1, &texture.bind_group, &[]);
                         pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                         if options.mesh {
+                            let pipelines = &self.meshes[usize::from(options.double_sided)];
                             let pipeline = match (additive_pass, translucent) {
-                                (true, _) => &self.additive,
-                                (false, true) => &self.blended,
-                                (false, false) => &self.opaque,
+                                (true, _) => &pipelines.additive,
+                                (false, true) => &pipelines.blended,
+                                (false, false) => &pipelines.opaque,
                             };
                             pass.set_pipeline(pipeline);
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);

@@ -10,7 +10,9 @@ use crate::gpu_types::TextureParams;
 pub fn downsample(width: u32, height: u32, rgba: &[u8]) -> (u32, u32, Vec<u8>) {
     let (w, h) = ((width / 2).max(1), (height / 2).max(1));
     let mut out = Vec::with_capacity((w * h * 4) as usize);
-    let at = |x: u32, y: u32, c: usize| u32::from(rgba[((y.min(height - 1) * width + x.min(width - 1)) * 4) as usize + c]);
+    let at = |x: u32, y: u32, c: usize| {
+        u32::from(rgba[((y.min(height - 1) * width + x.min(width - 1)) * 4) as usize + c])
+    };
     for y in 0..h {
         for x in 0..w {
             for c in 0..4 {
@@ -57,7 +59,9 @@ pub fn upload(
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::COPY_SRC,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     });
     for level in 0..mips {
@@ -69,7 +73,11 @@ pub fn upload(
                 aspect: wgpu::TextureAspect::All,
             },
             &rgba,
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(width * 4), rows_per_image: Some(height) },
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(width * 4),
+                rows_per_image: Some(height),
+            },
             wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         );
         if level + 1 < mips {

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
-use studio_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene};
+use studio_render::{
+    GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene,
+};
 
 /// What `render` was asked for.
 pub struct RenderArgs {
@@ -120,7 +122,9 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let (min, max) = crate::pose_cmd::pose_bounds(&model, &pose);
     let camera = OrbitCamera::framing(min, max, args.yaw, args.pitch);
     let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-    let scene = Scene { model: &model, pose: &pose, sequence: Some(sequence), camera: &camera, options: &options };
-    let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene).map_err(|e| e.to_string())?;
+    let scene =
+        Scene { model: &model, pose: &pose, sequence: Some(sequence), camera: &camera, options: &options };
+    let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene)
+        .map_err(|e| e.to_string())?;
     write_png(&args.out, &image)
 }

@@ -232,3 +232,58 @@ fn bench_prints_its_figures_and_the_workload_checksum() {
     }
     assert!((field("checksum") - checksum).abs() < 1e-3, "{stdout} vs {checksum}");
 }
+
+/// Decodes a PNG written by `studioview render`.
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn render_writes_a_png_of_the_model() {
+    let Some(shared) = shared() else { return };
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping");
+        return;
+    }
+    let dir = scratch("render");
+    let out = dir.join("soldier.png");
+    let model = shared.join("models/ns/soldier.mdl");
+    let result = studioview(&[
+        "render",
+        model.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--show",
+        "mesh,hitboxes",
+        "--size",
+        "160x120",
+        "--seq",
+        "idle1",
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (width, height, pixels) = read_png(&out);
+    assert_eq!((width, height), (160, 120));
+    let background = studio_render::RenderOptions::default().background;
+    let at = |x: u32, y: u32| &pixels[((y * width + x) * 4) as usize..][..3];
+    assert_eq!(at(0, 0), background, "the corner is background");
+    assert_ne!(at(80, 60), background, "the model is in the middle");
+    // Bad arguments are errors, not panics.
+    let bad = studioview(&[
+        "render",
+        model.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--show",
+        "nonsense",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("unknown --show item"), "{}", text(&bad.stderr));
+    let bad =
+        studioview(&["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--size", "0x5"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

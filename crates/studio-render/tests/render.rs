@@ -1,0 +1,336 @@
+//! Rendering through wgpu on whatever adapter there is — Mesa's software Vulkan (lavapipe) in
+//! CI — and checking pixels: hit box colours, skeleton lines, masked texels, mesh coverage,
+//! animation.
+
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
+use studio_model::Model;
+use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+use studio_render::overlay::{BONE_COLOR, hit_group_color};
+use studio_render::{
+    GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage,
+    Scene,
+};
+
+const SIZE: (u32, u32) = (320, 240);
+
+/// A GPU context, or `None` (with a note) outside CI when there is no adapter. CI installs
+/// Mesa, so there the lack of one fails.
+fn context() -> Option<GpuContext> {
+    match GpuContext::headless() {
+        Ok(context) => Some(context),
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("note: no graphics adapter ({e}); skipping the rendering tests");
+            None
+        }
+        Err(e) => panic!("CI must be able to render: {e}"),
+    }
+}
+
+fn load(path: &str) -> Option<Arc<Model>> {
+    let shared = studio_testing::shared()?;
+    Some(Arc::new(studio_model::load(&shared.join(path)).unwrap().model))
+}
+
+fn pose(model: &Arc<Model>, sequence: usize, frame: f32, blend: [u8; 2]) -> Pose {
+    let mut pose = Pose::new(model);
+    let mut evaluator = PoseEvaluator::new(model.clone());
+    let request = PoseRequest { sequence, frame, blend, controllers: ControllerBytes::default() };
+    evaluator.evaluate(&request, &mut pose).unwrap();
+    pose
+}
+
+/// The box round the bones, hit boxes and skinned vertices.
+fn bounds(model: &Model, pose: &Pose) -> (Vec3, Vec3) {
+    let mut points: Vec<Vec3> = pose.bones.iter().map(|b| b.translation.into()).collect();
+    points.extend(pose.hitboxes.iter().flatten().map(|&c| Vec3::from(c)));
+    points.extend(skinned_vertices(model, pose));
+    let min = points.iter().fold(Vec3::INFINITY, |a, &p| a.min(p));
+    let max = points.iter().fold(Vec3::NEG_INFINITY, |a, &p| a.max(p));
+    (min, max)
+}
+
+fn skinned_vertices(model: &Model, pose: &Pose) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    for part in &model.body_parts {
+        let Some(sub) = part.submodel_index(0).and_then(|i| part.submodels.get(i)) else { continue };
+        for (v, &b) in sub.vertices.iter().zip(&sub.vertex_bones) {
+            out.push(pose.bones[usize::from(b)].transform_point3(*v));
+        }
+    }
+    out
+}
+
+struct Setup {
+    context: GpuContext,
+    renderer: Renderer,
+    gpu: GpuModel,
+    target: OffscreenTarget,
+}
+
+fn setup(model: &Model) -> Option<Setup> {
+    let context = context()?;
+    let samples = context.sample_count(OFFSCREEN_FORMAT);
+    let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+    let gpu = renderer.upload(model);
+    let target = OffscreenTarget::new(&context, SIZE.0, SIZE.1, samples);
+    Some(Setup { context, renderer, gpu, target })
+}
+
+fn render(
+    s: &mut Setup,
+    model: &Model,
+    pose: &Pose,
+    camera: &OrbitCamera,
+    options: &RenderOptions,
+) -> RgbaImage {
+    let scene = Scene { model, pose, sequence: Some(0), camera, options };
+    studio_render::render_image(&s.context, &mut s.renderer, &s.gpu, &s.target, &scene).unwrap()
+}
+
+fn nothing() -> RenderOptions {
+    let mut options = RenderOptions { mesh: false, ..RenderOptions::default() };
+    options.overlay.grid = false;
+    options
+}
+
+fn close(a: [u8; 4], b: [u8; 3], tolerance: i32) -> bool {
+    (0..3).all(|i| (i32::from(a[i]) - i32::from(b[i])).abs() <= tolerance)
+}
+
+fn pixel_at(image: &RgbaImage, p: Vec2) -> [u8; 4] {
+    image.pixel(p.x as u32, p.y as u32).unwrap_or_else(|| panic!("{p} is outside the image"))
+}
+
+#[test]
+fn each_hit_box_centre_has_its_groups_colour() {
+    let Some(model) = load("fixtures/blends.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let groups: Vec<i32> = model.hitboxes.iter().map(|h| h.group).collect();
+    assert_eq!(groups, [1, 2, 3, 4, 5, 6, 7], "blends.mdl has hit boxes in groups 1 to 7");
+    for (i, hitbox) in model.hitboxes.iter().enumerate() {
+        let mut options = nothing();
+        options.overlay.hitboxes = true;
+        options.overlay.only_hitbox = Some(i);
+        options.overlay.hitbox_fill = 1.0;
+        let image = render(&mut s, &model, &pose, &camera, &options);
+        let centre = pose.hitboxes[i].iter().map(|&c| Vec3::from(c)).sum::<Vec3>() / 8.0;
+        let at = camera.project(centre, SIZE.0, SIZE.1).unwrap();
+        let colour = pixel_at(&image, at);
+        assert!(
+            close(colour, hit_group_color(hitbox.group), 2),
+            "hit box {i} (group {}): {colour:?} at {at}, expected {:?}",
+            hitbox.group,
+            hit_group_color(hitbox.group)
+        );
+        // And the background far from it is untouched.
+        assert!(close(image.pixel(0, 0).unwrap(), RenderOptions::default().background, 1));
+    }
+}
+
+/// Whether some pixel within `radius` of `p` is mostly `colour`: nearer to it than 0.6 of the
+/// background's distance (a one-pixel line on a pixel boundary half-covers two pixels).
+fn near(image: &RgbaImage, p: Vec2, colour: [u8; 3], radius: i32) -> bool {
+    let distance = |a: [u8; 4], b: [u8; 3]| {
+        (0..3).map(|i| (f32::from(a[i]) - f32::from(b[i])).powi(2)).sum::<f32>().sqrt()
+    };
+    let [r, g, b] = RenderOptions::default().background;
+    let limit = 0.6 * distance([r, g, b, 255], colour);
+    (-radius..=radius).any(|dy| {
+        (-radius..=radius).any(|dx| {
+            let (x, y) = (p.x as i32 + dx, p.y as i32 + dy);
+            x >= 0 && y >= 0 && image.pixel(x as u32, y as u32).is_some_and(|c| distance(c, colour) <= limit)
+        })
+    })
+}
+
+#[test]
+fn skeleton_lines_pass_through_the_projected_joints() {
+    let Some(model) = load("fixtures/blends.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 2, 3.5, [60, 200]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 40.0, 10.0);
+    let mut options = nothing();
+    options.overlay.skeleton = true;
+    let image = render(&mut s, &model, &pose, &camera, &options);
+    let mut checked = 0;
+    for (i, bone) in model.bones.iter().enumerate() {
+        let joint = camera.project(pose.bones[i].translation.into(), SIZE.0, SIZE.1).unwrap();
+        assert!(near(&image, joint, BONE_COLOR, 1), "no joint marker at bone {i} ({joint})");
+        if let Some(parent) = bone.parent {
+            let from = camera.project(pose.bones[parent].translation.into(), SIZE.0, SIZE.1).unwrap();
+            if (joint - from).length() > 8.0 {
+                for t in [0.3, 0.5, 0.7] {
+                    let p = from.lerp(joint, t);
+                    let around: Vec<[u8; 4]> = (-1..=1)
+                        .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                        .filter_map(|(dx, dy)| {
+                            image.pixel((p.x as i32 + dx) as u32, (p.y as i32 + dy) as u32)
+                        })
+                        .collect();
+                    assert!(
+                        near(&image, p, BONE_COLOR, 1),
+                        "bone {i}'s line misses {p}: {around:?} from {from} to {joint}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 5, "only {checked} bones were long enough to check");
+}
+
+#[test]
+fn the_mesh_covers_its_projected_triangles_and_nothing_else() {
+    let Some(model) = load("fixtures/groups.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 25.0, 20.0);
+    // The fixture's writer wound a third of its triangles the other way round from the rest, so
+    // both sides are drawn here; with the game's culling those faces would be missing.
+    let options =
+        RenderOptions { overlay: nothing().overlay, double_sided: true, ..RenderOptions::default() };
+    let image = render(&mut s, &model, &pose, &camera, &options);
+    let background = options.background;
+    let vertices = skinned_vertices(&model, &pose);
+    let projected: Vec<Vec2> = vertices.iter().map(|&v| camera.project(v, SIZE.0, SIZE.1).unwrap()).collect();
+    // Every triangle's centroid is covered by the mesh.
+    let part = &model.body_parts[0].submodels[0];
+    let mut covered = 0;
+    for mesh in &part.meshes {
+        for t in &mesh.triangles {
+            let c = t.iter().map(|&i| projected[usize::from(mesh.vertices[i as usize].vertex)]).sum::<Vec2>()
+                / 3.0;
+            assert!(!close(pixel_at(&image, c), background, 2), "triangle centroid {c} shows background");
+            covered += 1;
+        }
+    }
+    assert_eq!(covered, 144);
+    // Nothing is drawn outside the vertices' bounding rectangle.
+    let lo = projected.iter().fold(Vec2::INFINITY, |a, &p| a.min(p)) - Vec2::splat(2.0);
+    let hi = projected.iter().fold(Vec2::NEG_INFINITY, |a, &p| a.max(p)) + Vec2::splat(2.0);
+    for y in 0..SIZE.1 {
+        for x in 0..SIZE.0 {
+            let p = Vec2::new(x as f32, y as f32);
+            if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+                assert!(
+                    close(image.pixel(x, y).unwrap(), background, 1),
+                    "pixel {p} outside the mesh is drawn"
+                );
+            }
+        }
+    }
+}
+
+fn read_texture(context: &GpuContext, texture: &wgpu::Texture) -> Vec<u8> {
+    let (w, h) = (texture.width(), texture.height());
+    let row = (w * 4).div_ceil(256) * 256;
+    let buffer = context.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("texture readback"),
+        size: u64::from(row * h),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = context.device.create_command_encoder(&Default::default());
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row),
+                rows_per_image: Some(h),
+            },
+        },
+        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+    );
+    context.queue.submit([encoder.finish()]);
+    buffer.slice(..).map_async(wgpu::MapMode::Read, |r| r.unwrap());
+    context.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None }).unwrap();
+    let mapped = buffer.slice(..).get_mapped_range().unwrap();
+    mapped.chunks(row as usize).flat_map(|r| r[..(w * 4) as usize].to_vec()).collect()
+}
+
+#[test]
+fn masked_texels_are_transparent() {
+    let Some(model) = load("fixtures/groups.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    // Texture 1 (skin_b.bmp) is masked: its 64 texels of palette index 255 have alpha 0.
+    let masked = &model.textures[1];
+    assert!(masked.is_masked());
+    let uploaded = read_texture(&s.context, &s.gpu.textures[1].texture);
+    assert_eq!(uploaded.len(), masked.rgba.len());
+    let transparent = uploaded.chunks(4).filter(|p| p[3] == 0).count();
+    assert_eq!(transparent, 64);
+    for (gpu, cpu) in uploaded.chunks(4).zip(masked.rgba.chunks(4)) {
+        assert_eq!(gpu[3], cpu[3]);
+    }
+    // Drawn with the masked skin (family 1 puts skin_b on the body), the mesh shows fewer
+    // pixels than with skin family 0.
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 25.0, 20.0);
+    let mut options =
+        RenderOptions { overlay: nothing().overlay, lighting: false, ..RenderOptions::default() };
+    let drawn = |image: &RgbaImage| {
+        image.pixels.chunks(4).filter(|p| !close([p[0], p[1], p[2], 255], options.background, 2)).count()
+    };
+    let plain = drawn(&render(&mut s, &model, &pose, &camera, &options));
+    options.skin = 1;
+    let with_holes = drawn(&render(&mut s, &model, &pose, &camera, &options));
+    assert!(with_holes < plain, "masked skin drew {with_holes} pixels, unmasked {plain}");
+}
+
+#[test]
+fn changing_the_frame_changes_the_image() {
+    let Some(model) = load("fixtures/groups.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let first = pose(&model, 1, 0.0, [0, 0]);
+    let later = pose(&model, 1, 5.0, [0, 0]);
+    let (min, max) = bounds(&model, &first);
+    let camera = OrbitCamera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let mut options = RenderOptions::default();
+    options.overlay.skeleton = true;
+    let a = render(&mut s, &model, &first, &camera, &options);
+    let b = render(&mut s, &model, &later, &camera, &options);
+    let a_again = render(&mut s, &model, &first, &camera, &options);
+    assert_eq!(a, a_again, "the same pose renders the same image");
+    let differing = a.pixels.chunks(4).zip(b.pixels.chunks(4)).filter(|(p, q)| p != q).count();
+    assert!(differing > 100, "only {differing} pixels changed between frames 0 and 5 of walk");
+}
+
+#[test]
+fn every_display_option_renders_the_soldier() {
+    let Some(model) = load("models/ns/soldier.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 5, 2.0, [128, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let variants = [
+        RenderOptions::default(),
+        RenderOptions { flat: true, wireframe: true, skin: 1, ..RenderOptions::default() },
+        RenderOptions { opacity: 0.5, xray: true, body: 1, ..RenderOptions::default() },
+        RenderOptions { lighting: false, skin: 99, body: -3, ..RenderOptions::default() },
+    ];
+    for (i, mut options) in variants.into_iter().enumerate() {
+        options.overlay.skeleton = true;
+        options.overlay.hitboxes = true;
+        options.overlay.attachments = true;
+        options.overlay.bounding_box = true;
+        options.overlay.sequence_box = true;
+        options.overlay.selected_bone = Some(3);
+        options.overlay.selected_hitbox = Some(2);
+        let image = render(&mut s, &model, &pose, &camera, &options);
+        let centre = camera.project(camera.target, SIZE.0, SIZE.1).unwrap();
+        assert!(
+            !close(pixel_at(&image, centre), options.background, 2),
+            "variant {i}: nothing at the centre"
+        );
+    }
+}

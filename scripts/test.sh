@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the tests need on Debian — Mesa's software Vulkan (lavapipe), so the rendering
+# tests draw without a GPU — and runs every test of the workspace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1
+
+# Mesa complains without a runtime directory.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+    XDG_RUNTIME_DIR=$(mktemp -d)
+    export XDG_RUNTIME_DIR
+fi
+
+cargo test --workspace
