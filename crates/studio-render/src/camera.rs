@@ -25,15 +25,16 @@ impl Default for OrbitCamera {
 }
 
 impl OrbitCamera {
-    /// A camera that frames the box `min`..`max` from the given angles.
+    /// A camera that frames the box `min`..`max` from the given angles, for a 4:3 image.
     pub fn framing(min: Vec3, max: Vec3, yaw_deg: f32, pitch_deg: f32) -> Self {
         let mut camera = Self { yaw_deg, pitch_deg, ..Self::default() };
-        camera.frame(min, max);
+        camera.frame(min, max, 4.0 / 3.0);
         camera
     }
 
-    /// Looks at the centre of the box `min`..`max` from far enough to see all of it.
-    pub fn frame(&mut self, min: Vec3, max: Vec3) {
+    /// Looks at the centre of the box `min`..`max` from just far enough that all its corners
+    /// are in view, with a margin, in an image of `aspect` = width / height.
+    pub fn frame(&mut self, min: Vec3, max: Vec3, aspect: f32) {
         let (min, max) = if min.is_finite() && max.is_finite() && min.cmple(max).all() {
             (min, max)
         } else {
@@ -41,7 +42,27 @@ impl OrbitCamera {
         };
         self.target = (min + max) * 0.5;
         let radius = ((max - min).length() * 0.5).max(1.0);
-        self.distance = radius / (self.fov_y_deg.to_radians() * 0.5).sin() * 1.05;
+        let corners: [Vec3; 8] = std::array::from_fn(|k| {
+            Vec3::new(
+                if k & 1 != 0 { max.x } else { min.x },
+                if k & 2 != 0 { max.y } else { min.y },
+                if k & 4 != 0 { max.z } else { min.z },
+            )
+        });
+        let fits = |camera: &Self| {
+            let clip_from_model = camera.clip_from_model(aspect);
+            corners.iter().all(|&c| {
+                let clip = clip_from_model * c.extend(1.0);
+                clip.w > 0.0 && (clip.truncate() / clip.w).truncate().abs().max_element() <= 0.9
+            })
+        };
+        // The bounding sphere always fits; shrink towards the box by bisection.
+        let (mut lo, mut hi) = (0.0f32, radius / (self.fov_y_deg.to_radians() * 0.5).sin() * 1.2);
+        for _ in 0..24 {
+            self.distance = (lo + hi) * 0.5;
+            if fits(self) { hi = self.distance } else { lo = self.distance }
+        }
+        self.distance = hi;
     }
 
     /// Where the eye is.

@@ -89,7 +89,7 @@ impl Default for OverlayOptions {
             selected_bone: None,
             selected_hitbox: None,
             only_hitbox: None,
-            hitbox_fill: 0.35,
+            hitbox_fill: 0.25,
         }
     }
 }

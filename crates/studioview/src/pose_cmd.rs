@@ -25,9 +25,10 @@ pub fn find_sequence(model: &Model, wanted: &str) -> Option<usize> {
     }
 }
 
-/// The box round a pose: its bones, hit boxes and skinned vertices (all submodels), falling
-/// back to the header's bounding box when there is nothing to measure.
-pub fn pose_bounds(model: &Model, pose: &Pose) -> (glam::Vec3, glam::Vec3) {
+/// The box round a pose: its bones, hit boxes and the skinned vertices of the submodels body
+/// number `body` shows, falling back to the header's bounding box when there is nothing to
+/// measure.
+pub fn pose_bounds(model: &Model, pose: &Pose, body: i32) -> (glam::Vec3, glam::Vec3) {
     let mut min = glam::Vec3::splat(f32::INFINITY);
     let mut max = glam::Vec3::splat(f32::NEG_INFINITY);
     let mut add = |p: glam::Vec3| {
@@ -42,7 +43,9 @@ pub fn pose_bounds(model: &Model, pose: &Pose) -> (glam::Vec3, glam::Vec3) {
     for corners in &pose.hitboxes {
         corners.iter().for_each(|c| add((*c).into()));
     }
-    for submodel in model.body_parts.iter().flat_map(|p| &p.submodels) {
+    let shown =
+        model.body_parts.iter().filter_map(|p| p.submodel_index(body).and_then(|i| p.submodels.get(i)));
+    for submodel in shown {
         for (v, &bone) in submodel.vertices.iter().zip(&submodel.vertex_bones) {
             if let Some(m) = pose.bones.get(usize::from(bone)) {
                 add(m.transform_point3(*v));

@@ -119,8 +119,9 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
     let gpu = renderer.upload(&model);
-    let (min, max) = crate::pose_cmd::pose_bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, args.yaw, args.pitch);
+    let (min, max) = crate::pose_cmd::pose_bounds(&model, &pose, args.body);
+    let mut camera = OrbitCamera { yaw_deg: args.yaw, pitch_deg: args.pitch, ..OrbitCamera::default() };
+    camera.frame(min, max, args.size.0 as f32 / args.size.1 as f32);
     let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
     let scene =
         Scene { model: &model, pose: &pose, sequence: Some(sequence), camera: &camera, options: &options };
