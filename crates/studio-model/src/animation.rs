@@ -35,6 +35,17 @@ pub struct Animation {
 }
 
 impl Animation {
+    /// An animation of `bones.len() / num_bones` blends, for models built in code; every channel
+    /// must point at runs in its group's data covering the sequence's frames (the writer checks).
+    pub fn new(num_bones: usize, bones: Vec<BoneAnimation>) -> Self {
+        Self { num_bones, bones }
+    }
+
+    /// Number of bones per blend.
+    pub fn num_bones(&self) -> usize {
+        self.num_bones
+    }
+
     /// Number of blends.
     pub fn num_blends(&self) -> usize {
         self.bones.len().checked_div(self.num_bones).unwrap_or(0)
@@ -82,7 +93,8 @@ pub struct Runs<'a> {
 }
 
 impl<'a> Runs<'a> {
-    pub(crate) fn new(data: &'a [u8], channel: Channel) -> Self {
+    /// The runs of the channel starting at `channel` in `data` (a group file's bytes).
+    pub fn new(data: &'a [u8], channel: Channel) -> Self {
         Self { data, pos: channel.offset as usize }
     }
 }

@@ -29,6 +29,7 @@ mod model;
 pub mod motion;
 mod raw;
 mod reader;
+mod rle;
 mod sequence;
 mod sequence_group;
 mod skin;
@@ -37,6 +38,7 @@ mod texture;
 mod transition;
 mod triangles;
 mod warnings;
+mod writer;
 
 pub use animation::{Animation, BoneAnimation, CHANNEL_NAMES, Channel, Run, Runs};
 pub use attachment::Attachment;
@@ -57,4 +59,6 @@ pub use texture::{
     STUDIO_NF_MASKED, STUDIO_NF_NOMIPS, TEXTURE_FLAG_NAMES, Texture,
 };
 pub use transition::Transitions;
-pub use triangles::MeshVertex;
+pub use triangles::{MeshVertex, TriangleCommand, resolve_commands};
+pub use rle::{EncodedRun, decode_channel, encode_channel, encode_runs};
+pub use writer::{WriteError, WrittenFiles, write};

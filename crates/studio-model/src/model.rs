@@ -108,6 +108,26 @@ pub struct Model {
 }
 
 impl Model {
+    /// An empty model with `header`, for models built in code: fill in the public fields.
+    pub fn new(header: Header) -> Self {
+        Self {
+            header,
+            bones: Vec::new(),
+            bone_controllers: Vec::new(),
+            hitboxes: Vec::new(),
+            sequence_groups: Vec::new(),
+            sequences: Vec::new(),
+            attachments: Vec::new(),
+            transitions: Transitions::default(),
+            body_parts: Vec::new(),
+            textures: Vec::new(),
+            skins: Skins::default(),
+            texture_source: TextureSource::Main,
+            warnings: Vec::new(),
+            main_data: Vec::new(),
+        }
+    }
+
     /// Parses a main file alone: companions are treated as missing.
     pub fn parse(main: &[u8]) -> Result<Model> {
         parse(&ModelFiles { stem: "model", main, ..ModelFiles::default() })

@@ -33,6 +33,12 @@ pub struct SequenceGroup {
 }
 
 impl SequenceGroup {
+    /// A loaded group whose animation is read from `data` (see [`crate::Channel`]), for models
+    /// built in code.
+    pub fn with_data(label: &str, name: &str, data: Vec<u8>) -> Self {
+        Self { label: label.to_owned(), name: name.to_owned(), status: GroupStatus::Loaded, data }
+    }
+
     /// Bytes of the file its animation is read from (0 unless loaded).
     pub fn data_len(&self) -> usize {
         self.data.len()

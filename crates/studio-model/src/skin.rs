@@ -14,6 +14,18 @@ pub struct Skins {
 }
 
 impl Skins {
+    /// A skin table of `num_refs` columns; `table` holds whole rows (a partial last row is cut).
+    pub fn new(num_refs: usize, mut table: Vec<i16>) -> Self {
+        let rows = table.len().checked_div(num_refs).unwrap_or(0);
+        table.truncate(rows * num_refs);
+        Self { num_refs, table }
+    }
+
+    /// The whole table, row by row.
+    pub fn table(&self) -> &[i16] {
+        &self.table
+    }
+
     /// Number of skin families (rows).
     pub fn num_families(&self) -> usize {
         self.table.len().checked_div(self.num_refs).unwrap_or(0)

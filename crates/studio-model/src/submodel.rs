@@ -6,7 +6,7 @@ use glam::Vec3;
 use crate::error::{Problem, Record, Result, WarningKind};
 use crate::raw::{RawBodyPart, RawMesh, RawSubmodel};
 use crate::reader::{FileData, name, table};
-use crate::triangles::{MeshVertex, read_triangle_commands};
+use crate::triangles::{MeshVertex, TriangleCommand, read_triangle_commands, resolve_commands};
 use crate::warnings::Warnings;
 
 /// A mesh: triangles sharing one skin slot.
@@ -20,6 +20,8 @@ pub struct Mesh {
     pub num_norms: i32,
     /// Each vertex of the triangle commands, in command order.
     pub vertices: Vec<MeshVertex>,
+    /// The triangle commands over `vertices`, in file order.
+    pub commands: Vec<TriangleCommand>,
     /// Triangles as indices into `vertices`, strips and fans resolved with Valve's winding.
     pub triangles: Vec<[u32; 3]>,
 }
@@ -127,8 +129,9 @@ pub(crate) fn read_submodels(
                 .table::<RawMesh>(Record::Mesh, table!(raw, nummesh, meshindex))?
                 .iter()
                 .map(|(mesh_index, mesh_offset, mesh)| {
-                    let (vertices, triangles) =
+                    let (vertices, commands) =
                         read_triangle_commands(file, mesh_index, mesh.triindex, num_verts, num_norms)?;
+                    let triangles = resolve_commands(&commands);
                     if usize::try_from(mesh.numtris).ok() != Some(triangles.len()) {
                         warnings.push(
                             file.place(Record::Mesh, Some(mesh_index), mesh_offset),
@@ -143,6 +146,7 @@ pub(crate) fn read_submodels(
                         skin_ref: mesh.skinref,
                         num_norms: mesh.numnorms,
                         vertices,
+                        commands,
                         triangles,
                     })
                 })

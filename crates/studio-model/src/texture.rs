@@ -47,12 +47,43 @@ pub struct Texture {
     pub height: u32,
     /// Byte offset of the pixel data in its file (the `index` field).
     pub index: u32,
+    /// Palette indices, row by row from the top, as stored.
+    pub pixels: Vec<u8>,
+    /// The palette: 256 RGB entries.
+    pub palette: Vec<[u8; 3]>,
     /// Pixels, row by row from the top, 4 bytes each. Opaque, except palette index 255 of a
     /// `STUDIO_NF_MASKED` texture, whose alpha is 0.
     pub rgba: Vec<u8>,
 }
 
 impl Texture {
+    /// A texture from palette indices (`width × height`) and a palette (missing entries are
+    /// black), with its RGBA decoded; `index` is left 0 until a writer places it.
+    pub fn from_indexed(
+        name: &str,
+        flags: i32,
+        width: u32,
+        height: u32,
+        pixels: Vec<u8>,
+        palette: &[[u8; 3]],
+    ) -> Self {
+        let mut full = vec![[0u8; 3]; 256];
+        for (slot, entry) in full.iter_mut().zip(palette) {
+            *slot = *entry;
+        }
+        let flat: Vec<u8> = full.iter().flatten().copied().collect();
+        Self {
+            name: name.to_owned(),
+            flags,
+            width,
+            height,
+            index: 0,
+            rgba: decode(&pixels, &flat, flags & STUDIO_NF_MASKED != 0),
+            pixels,
+            palette: full,
+        }
+    }
+
     /// Whether palette index 255 is transparent.
     pub fn is_masked(&self) -> bool {
         self.flags & STUDIO_NF_MASKED != 0
@@ -99,6 +130,8 @@ pub(crate) fn read_textures(
                 height,
                 index: raw.index.unsigned_abs(),
                 rgba: decode(pixels, palette, raw.flags & STUDIO_NF_MASKED != 0),
+                pixels: pixels.to_vec(),
+                palette: palette.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             })
         })
         .collect()

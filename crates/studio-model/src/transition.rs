@@ -14,6 +14,12 @@ pub struct Transitions {
 }
 
 impl Transitions {
+    /// A graph of `count` nodes from its `count × count` table (padded or cut to size).
+    pub fn new(count: usize, mut table: Vec<u8>) -> Self {
+        table.resize(count.saturating_mul(count), 0);
+        Self { count, table }
+    }
+
     /// Number of nodes.
     pub fn count(&self) -> usize {
         self.count

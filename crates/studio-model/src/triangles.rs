@@ -18,6 +18,40 @@ pub struct MeshVertex {
     pub t: i16,
 }
 
+/// One triangle command: a strip or a fan over `count` consecutive vertices of its mesh,
+/// starting at `first`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TriangleCommand {
+    /// Strip (`true`, count c > 0 in the file) or fan (`false`, count −c).
+    pub strip: bool,
+    /// Index of its first vertex in the mesh's vertices.
+    pub first: u32,
+    /// Number of vertices, 1 to 32768.
+    pub count: u32,
+}
+
+/// Resolves commands into triangles (indices into the mesh's vertices). A strip of n vertices
+/// makes n − 2 triangles, odd ones with the first two vertices swapped to keep the facing (as
+/// OpenGL draws `GL_TRIANGLE_STRIP`); a fan's triangles all share its first vertex.
+pub fn resolve_commands(commands: &[TriangleCommand]) -> Vec<[u32; 3]> {
+    let mut triangles = Vec::new();
+    for command in commands {
+        let first = command.first;
+        if first.checked_add(command.count).is_none() {
+            continue;
+        }
+        for k in 0..command.count.saturating_sub(2) {
+            let (a, b, c) = (first + k, first + k + 1, first + k + 2);
+            triangles.push(match (command.strip, k % 2) {
+                (true, 0) => [a, b, c],
+                (true, _) => [b, a, c],
+                (false, _) => [first, b, c],
+            });
+        }
+    }
+    triangles
+}
+
 fn check_index(
     file: &FileData<'_>,
     mesh: usize,
@@ -39,19 +73,17 @@ fn check_index(
 }
 
 /// Reads the commands of mesh `mesh` at `triindex` up to the terminating 0: each command's
-/// vertices once, and its triangles as indices into them. A strip of n vertices makes n − 2
-/// triangles, odd ones with the first two vertices swapped to keep the facing (as OpenGL draws
-/// `GL_TRIANGLE_STRIP`); a fan's triangles all share its first vertex.
+/// vertices once, in order, and the commands over them.
 pub(crate) fn read_triangle_commands(
     file: &FileData<'_>,
     mesh: usize,
     triindex: i32,
     num_verts: usize,
     num_norms: usize,
-) -> Result<(Vec<MeshVertex>, Vec<[u32; 3]>)> {
+) -> Result<(Vec<MeshVertex>, Vec<TriangleCommand>)> {
     let mut pos = file.offset(Record::TriangleCommands, Some(mesh), "triindex", triindex)?;
     let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
+    let mut commands = Vec::new();
     loop {
         let count = i16::from_le_bytes(file.read::<[u8; 2]>(Record::TriangleCommands, Some(mesh), pos)?);
         pos += 2;
@@ -60,7 +92,9 @@ pub(crate) fn read_triangle_commands(
         }
         let n = usize::from(count.unsigned_abs());
         let bytes = file.slice(Record::TriangleCommands, Some(mesh), pos, n as u64 * 8)?;
-        let first = vertices.len();
+        // `vertices` never outgrows the file's size / 8, which fits in u32 for any file the
+        // parser accepts (lengths are int32).
+        let first = u32::try_from(vertices.len()).unwrap_or(u32::MAX);
         for (i, chunk) in bytes.chunks_exact(8).enumerate() {
             let raw: RawTriVertex = bytemuck::pod_read_unaligned(chunk);
             let at = pos + i as u64 * 8;
@@ -72,19 +106,9 @@ pub(crate) fn read_triangle_commands(
             });
         }
         pos += n as u64 * 8;
-        // `vertices` never outgrows the file's size / 8, which fits in u32 for any real model;
-        // an index that would not fit ends the resolution with the triangles so far.
-        let Ok(first) = u32::try_from(first) else { break };
-        for k in 0..n.saturating_sub(2) as u32 {
-            let (a, b, c) = (first + k, first + k + 1, first + k + 2);
-            triangles.push(match (count > 0, k % 2) {
-                (true, 0) => [a, b, c],
-                (true, _) => [b, a, c],
-                (false, _) => [first, b, c],
-            });
-        }
+        commands.push(TriangleCommand { strip: count > 0, first, count: n as u32 });
     }
-    Ok((vertices, triangles))
+    Ok((vertices, commands))
 }
 
 #[cfg(test)]
@@ -100,8 +124,8 @@ mod tests {
     fn vertex_order(words: &[i16]) -> Vec<[u16; 3]> {
         let bytes = commands(words);
         let file = FileData::new(&bytes, FileRole::Main);
-        let (vertices, triangles) = read_triangle_commands(&file, 0, 0, 10, 10).unwrap();
-        triangles.iter().map(|t| t.map(|i| vertices[i as usize].vertex)).collect()
+        let (vertices, commands) = read_triangle_commands(&file, 0, 0, 10, 10).unwrap();
+        resolve_commands(&commands).iter().map(|t| t.map(|i| vertices[i as usize].vertex)).collect()
     }
 
     #[test]
