@@ -50,6 +50,7 @@ pub use header::{Header, MODEL_FLAG_NAMES, STUDIO_VERSION, is_group_file};
 pub use hitbox::{HIT_GROUP_NAMES, Hitbox, hit_group_name};
 pub use loader::{LoadError, Loaded, companion_path, load};
 pub use model::{CompanionsNeeded, Model, ModelFiles, TextureSource, companions_needed, parse};
+pub use rle::{EncodedRun, decode_channel, encode_channel, encode_runs};
 pub use sequence::{Event, Pivot, STUDIO_LOOPING, Sequence};
 pub use sequence_group::{GroupStatus, SequenceGroup};
 pub use skin::Skins;
@@ -60,5 +61,4 @@ pub use texture::{
 };
 pub use transition::Transitions;
 pub use triangles::{MeshVertex, TriangleCommand, resolve_commands};
-pub use rle::{EncodedRun, decode_channel, encode_channel, encode_runs};
 pub use writer::{WriteError, WrittenFiles, write};

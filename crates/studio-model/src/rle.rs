@@ -71,7 +71,9 @@ pub fn decode_channel(runs: crate::Runs<'_>, frames: usize) -> Vec<i16> {
             if out.len() == frames {
                 return out;
             }
-            if let Some(v) = run.value(i.min(usize::from(run.valid).saturating_sub(1))).filter(|_| run.valid > 0) {
+            if let Some(v) =
+                run.value(i.min(usize::from(run.valid).saturating_sub(1))).filter(|_| run.valid > 0)
+            {
                 last = v;
             }
             out.push(last);
@@ -126,9 +128,12 @@ mod tests {
 
     #[test]
     fn decoding_gives_back_every_frame() {
-        for values in [vec![10, 20, 30, 30, 30], vec![1, 1, 1, 2, 3], (0..300).map(|v| (v / 7) as i16).collect()] {
+        for values in
+            [vec![10, 20, 30, 30, 30], vec![1, 1, 1, 2, 3], (0..300).map(|v| (v / 7) as i16).collect()]
+        {
             let bytes = encode_channel(&values).unwrap();
-            let decoded = decode_channel(crate::Runs::new(&bytes, crate::Channel { offset: 0 }), values.len());
+            let decoded =
+                decode_channel(crate::Runs::new(&bytes, crate::Channel { offset: 0 }), values.len());
             assert_eq!(decoded, values);
         }
     }

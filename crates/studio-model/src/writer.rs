@@ -129,7 +129,12 @@ fn channel_runs(model: &Model, sequence: &Sequence, channel: crate::Channel) -> 
 }
 
 /// Writes a sequence's animation records and channel data; returns its `animindex`.
-fn write_animation(out: &mut Out, model: &Model, index: usize, sequence: &Sequence) -> Result<i32, WriteError> {
+fn write_animation(
+    out: &mut Out,
+    model: &Model,
+    index: usize,
+    sequence: &Sequence,
+) -> Result<i32, WriteError> {
     let animation: &Animation = sequence.animation.as_ref().ok_or(WriteError::Unavailable(index))?;
     out.align();
     let start = out.pos()?;
@@ -147,7 +152,8 @@ fn write_animation(out: &mut Out, model: &Model, index: usize, sequence: &Sequen
             for (slot, channel) in raw.offset.iter_mut().zip(&anim.channels) {
                 if let Some(channel) = channel {
                     let relative = out.bytes.len() - record_at;
-                    *slot = u16::try_from(relative).map_err(|_| WriteError::ChannelTooFar { sequence: index })?;
+                    *slot =
+                        u16::try_from(relative).map_err(|_| WriteError::ChannelTooFar { sequence: index })?;
                     let runs = channel_runs(model, sequence, *channel);
                     out.bytes.extend_from_slice(&runs);
                 }
@@ -169,7 +175,8 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
     header.version = STUDIO_VERSION;
     header.name = name(&model.header.name);
     let h = &model.header;
-    (header.eyeposition, header.min, header.max) = (h.eye_position.to_array(), h.min.to_array(), h.max.to_array());
+    (header.eyeposition, header.min, header.max) =
+        (h.eye_position.to_array(), h.min.to_array(), h.max.to_array());
     (header.bbmin, header.bbmax, header.flags) = (h.bbmin.to_array(), h.bbmax.to_array(), h.flags);
 
     let index = |value: Option<usize>| value.map_or(-1, |v| v as i32);
@@ -191,7 +198,14 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
     let controllers: Vec<RawBoneController> = model
         .bone_controllers
         .iter()
-        .map(|c| RawBoneController { bone: c.bone as i32, kind: c.kind, start: c.start, end: c.end, rest: c.rest, index: c.index })
+        .map(|c| RawBoneController {
+            bone: c.bone as i32,
+            kind: c.kind,
+            start: c.start,
+            end: c.end,
+            rest: c.rest,
+            index: c.index,
+        })
         .collect();
     header.numbonecontrollers = count(controllers.len(), "numbonecontrollers")?;
     header.bonecontrollerindex = main.table(&controllers)?;
@@ -213,7 +227,12 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
     let hitboxes: Vec<RawHitbox> = model
         .hitboxes
         .iter()
-        .map(|b| RawHitbox { bone: b.bone as i32, group: b.group, bbmin: b.bbmin.to_array(), bbmax: b.bbmax.to_array() })
+        .map(|b| RawHitbox {
+            bone: b.bone as i32,
+            group: b.group,
+            bbmin: b.bbmin.to_array(),
+            bbmax: b.bbmax.to_array(),
+        })
         .collect();
     header.numhitboxes = count(hitboxes.len(), "numhitboxes")?;
     header.hitboxindex = main.table(&hitboxes)?;
@@ -222,7 +241,8 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
     header.numseq = count(model.sequences.len(), "numseq")?;
     main.align();
     header.seqindex = if model.sequences.is_empty() { 0 } else { main.pos()? };
-    let mut records: Vec<RawSequence> = model.sequences.iter().map(sequence_record).collect::<Result<_, _>>()?;
+    let mut records: Vec<RawSequence> =
+        model.sequences.iter().map(sequence_record).collect::<Result<_, _>>()?;
     main.table(&records)?;
     for (record, sequence) in records.iter_mut().zip(&model.sequences) {
         let events: Vec<RawEvent> = sequence
@@ -231,8 +251,11 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
             .map(|e| RawEvent { frame: e.frame, event: e.event, kind: e.kind, options: name(&e.options) })
             .collect();
         record.eventindex = main.table(&events)?;
-        let pivots: Vec<RawPivot> =
-            sequence.pivots.iter().map(|p| RawPivot { org: p.org.to_array(), start: p.start, end: p.end }).collect();
+        let pivots: Vec<RawPivot> = sequence
+            .pivots
+            .iter()
+            .map(|p| RawPivot { org: p.org.to_array(), start: p.start, end: p.end })
+            .collect();
         record.pivotindex = main.table(&pivots)?;
     }
 
@@ -245,7 +268,8 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
     header.seqgroupindex = main.table(&groups)?;
 
     // Group 0's animation in the main file, other groups' in their own files.
-    let mut group_files: Vec<Out> = (1..model.sequence_groups.len()).map(|_| Out::new("sequence group file")).collect();
+    let mut group_files: Vec<Out> =
+        (1..model.sequence_groups.len()).map(|_| Out::new("sequence group file")).collect();
     for file in &mut group_files {
         file.bytes.resize(size_of::<RawSequenceGroupHeader>(), 0);
     }
@@ -293,7 +317,12 @@ pub fn write(model: &Model) -> Result<WrittenFiles, WriteError> {
         .map(|(mut file, group)| {
             file.align();
             let length = file.pos()?;
-            let header = RawSequenceGroupHeader { id: *b"IDSQ", version: STUDIO_VERSION, name: name(&group.name), length };
+            let header = RawSequenceGroupHeader {
+                id: *b"IDSQ",
+                version: STUDIO_VERSION,
+                name: name(&group.name),
+                length,
+            };
             file.patch(0, &header);
             Ok(file.bytes)
         })
@@ -339,7 +368,12 @@ fn write_body_parts(out: &mut Out, model: &Model, header: &mut RawHeader) -> Res
         .body_parts
         .iter()
         .map(|p| {
-            Ok(RawBodyPart { name: name(&p.name), nummodels: count(p.submodels.len(), "nummodels")?, base: p.base, modelindex: 0 })
+            Ok(RawBodyPart {
+                name: name(&p.name),
+                nummodels: count(p.submodels.len(), "nummodels")?,
+                base: p.base,
+                modelindex: 0,
+            })
         })
         .collect::<Result<_, WriteError>>()?;
     header.numbodyparts = count(parts.len(), "numbodyparts")?;
@@ -372,7 +406,13 @@ fn write_body_parts(out: &mut Out, model: &Model, header: &mut RawHeader) -> Res
             let mut meshes: Vec<RawMesh> = submodel
                 .meshes
                 .iter()
-                .map(|m| RawMesh { numtris: m.num_tris, triindex: 0, skinref: m.skin_ref, numnorms: m.num_norms, normindex: 0 })
+                .map(|m| RawMesh {
+                    numtris: m.num_tris,
+                    triindex: 0,
+                    skinref: m.skin_ref,
+                    numnorms: m.num_norms,
+                    normindex: 0,
+                })
                 .collect();
             let meshes_at = out.table(&meshes)?;
             record.meshindex = meshes_at;
@@ -386,7 +426,12 @@ fn write_body_parts(out: &mut Out, model: &Model, header: &mut RawHeader) -> Res
                     out.put(&n.to_le_bytes());
                     let vertices = mesh.vertices.get(command.first as usize..).unwrap_or_default();
                     for v in vertices.iter().take(command.count as usize) {
-                        out.put(&RawTriVertex { vertex: v.vertex as i16, normal: v.normal as i16, s: v.s, t: v.t });
+                        out.put(&RawTriVertex {
+                            vertex: v.vertex as i16,
+                            normal: v.normal as i16,
+                            s: v.s,
+                            t: v.t,
+                        });
                     }
                 }
                 out.put(&0i16.to_le_bytes());

@@ -18,7 +18,11 @@ fn content(m: &Model) -> String {
     let _ = writeln!(s, "{:?}\\n{:?}\\n{:?}\\n{:?}", m.bones, m.bone_controllers, m.hitboxes, m.attachments);
     let _ = writeln!(s, "{:?}\\n{:?}\\n{:?}\\n{:?}", m.transitions, m.body_parts, m.skins, m.texture_source);
     for t in &m.textures {
-        let _ = writeln!(s, "texture {} {} {}x{} {:?} {:?}", t.name, t.flags, t.width, t.height, t.pixels, t.palette);
+        let _ = writeln!(
+            s,
+            "texture {} {} {}x{} {:?} {:?}",
+            t.name, t.flags, t.width, t.height, t.pixels, t.palette
+        );
     }
     for g in &m.sequence_groups {
         let _ = writeln!(s, "group {} {} {:?}", g.label, g.name, g.status);

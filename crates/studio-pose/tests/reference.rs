@@ -111,6 +111,19 @@ fn check_model(name: &str, model_path: &str) {
     let tabled = (0..model.sequences.len()).filter(|&s| evaluator.is_tabled(s)).count();
     assert_eq!(tabled, available, "{name}: every sequence of a well-formed model gets a table");
 
+    // The same model written out by studio-model's writer and read back must pose the same.
+    let files = studio_model::write(&model).unwrap();
+    let rewritten = Arc::new(
+        studio_model::parse(&studio_model::ModelFiles {
+            stem: name,
+            main: &files.main,
+            textures: files.textures.as_deref(),
+            groups: files.groups.iter().map(|g| Some(g.as_slice())).collect(),
+        })
+        .unwrap(),
+    );
+    let mut rewritten_evaluator = PoseEvaluator::new(rewritten.clone());
+
     let mut pose = Pose::new(&model);
     let mut failures = Vec::new();
     let poses = reference["poses"].as_array().unwrap();
@@ -124,12 +137,16 @@ fn check_model(name: &str, model_path: &str) {
         if let Err(e) = compare(name, index, expected, &pose, "runs") {
             failures.push(e);
         }
+        rewritten_evaluator.evaluate(&req, &mut pose).unwrap();
+        if let Err(e) = compare(name, index, expected, &pose, "rewritten file") {
+            failures.push(e);
+        }
     }
     assert!(
         failures.is_empty(),
         "{} of {} comparisons failed; the first ones:\n{}",
         failures.len(),
-        2 * poses.len(),
+        3 * poses.len(),
         failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n")
     );
 }

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod demo;
 mod info;
 mod pose_cmd;
 mod render_cmd;
@@ -58,8 +59,8 @@ enum Command {
     },
     /// Render a pose offscreen to a PNG file.
     Render {
-        /// The model's main file.
-        model: PathBuf,
+        /// The model's main file; the bundled demo model when left out.
+        model: Option<PathBuf>,
         /// The PNG file to write.
         #[arg(long)]
         out: PathBuf,

@@ -1,6 +1,7 @@
 //! `studioview render`: a pose of a model drawn offscreen to a PNG file.
 
 use std::path::{Path, PathBuf};
+
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -11,8 +12,8 @@ use studio_render::{
 
 /// What `render` was asked for.
 pub struct RenderArgs {
-    /// The model.
-    pub model: PathBuf,
+    /// The model; the bundled demo model when `None`.
+    pub model: Option<PathBuf>,
     /// The PNG to write.
     pub out: PathBuf,
     /// Sequence number or name.
@@ -97,9 +98,11 @@ pub fn run(args: &RenderArgs) -> ExitCode {
 }
 
 fn render(args: &RenderArgs) -> Result<(), String> {
-    let model = Arc::new(studio_model::load(&args.model).map_err(|e| e.to_string())?.model);
-    let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence)
-        .ok_or_else(|| format!("{} has no sequence {:?}", args.model.display(), args.sequence))?;
+    let model = Arc::new(crate::demo::load_or_demo(args.model.as_deref())?);
+    let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence).ok_or_else(|| {
+        let name = args.model.as_ref().map_or("the demo model".to_owned(), |p| p.display().to_string());
+        format!("{name} has no sequence {:?}", args.sequence)
+    })?;
     let mut options = options_from_show(&args.show)?;
     options.body = args.body;
     options.skin = args.skin;

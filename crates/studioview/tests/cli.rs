@@ -272,6 +272,13 @@ fn render_writes_a_png_of_the_model() {
     let at = |x: u32, y: u32| &pixels[((y * width + x) * 4) as usize..][..3];
     assert_eq!(at(0, 0), background, "the corner is background");
     assert_ne!(at(80, 60), background, "the model is in the middle");
+    // Without a model, the bundled demo model is drawn.
+    let demo = dir.join("demo.png");
+    let result =
+        studioview(&["render", "--out", demo.to_str().unwrap(), "--size", "160x120", "--seq", "walk"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (_, _, pixels) = read_png(&demo);
+    assert_ne!(&pixels[((60 * 160 + 80) * 4)..][..3], background, "the demo model is in the middle");
     // Bad arguments are errors, not panics.
     let bad = studioview(&[
         "render",
