@@ -97,8 +97,11 @@ impl Default for OverlayOptions {
 /// The line and triangle vertices of one frame's overlays.
 #[derive(Debug, Default)]
 pub struct Overlay {
-    /// Pairs of points.
+    /// Pairs of points: first those drawn depth-tested (or x-ray), from `on_top` on those
+    /// always drawn over the mesh (skeleton and attachments, as model viewers show them).
     pub lines: Vec<OverlayVertex>,
+    /// Where the always-on-top lines start.
+    pub on_top: usize,
     /// Triples of points.
     pub triangles: Vec<OverlayVertex>,
 }
@@ -136,7 +139,11 @@ impl Overlay {
             + model.attachments.len() * 6
             + 2 * 24
             + 4 * (2 * GRID_HALF as usize + 1);
-        Self { lines: Vec::with_capacity(lines), triangles: Vec::with_capacity(model.hitboxes.len() * 36) }
+        Self {
+            lines: Vec::with_capacity(lines),
+            on_top: 0,
+            triangles: Vec::with_capacity(model.hitboxes.len() * 36),
+        }
     }
 
     fn line(&mut self, a: Vec3A, b: Vec3A, color: [f32; 4]) {
@@ -208,6 +215,7 @@ impl Overlay {
                 }
             }
         }
+        self.on_top = self.lines.len();
         if options.skeleton {
             for (i, bone) in model.bones.iter().enumerate() {
                 let color =

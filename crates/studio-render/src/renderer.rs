@@ -37,7 +37,8 @@ pub struct RenderOptions {
     pub skin: usize,
     /// Overlays.
     pub overlay: OverlayOptions,
-    /// Draw overlays through the mesh (x-ray) instead of depth-tested.
+    /// Draw hit boxes, boxes and the grid through the mesh (x-ray) instead of depth-tested; the
+    /// skeleton and attachments are always drawn over the mesh.
     pub xray: bool,
     /// Background colour, sRGB bytes.
     pub background: [u8; 3],
@@ -84,6 +85,7 @@ pub struct Renderer {
     line_buffer: Option<wgpu::Buffer>,
     solid_buffer: Option<wgpu::Buffer>,
     line_count: u32,
+    line_on_top: u32,
     solid_count: u32,
     bones: Box<BonesUniform>,
     overlay: Overlay,
@@ -342,6 +344,7 @@ impl Renderer {
             line_buffer: None,
             solid_buffer: None,
             line_count: 0,
+            line_on_top: 0,
             solid_count: 0,
             bones: bytemuck::zeroed_box(),
             overlay: Overlay::default(),
@@ -415,6 +418,7 @@ impl Renderer {
                 .map_or(0, |b| (b.size() as usize / size_of::<OverlayVertex>()).min(vertices.len()))
         };
         self.line_count = fitting(&self.line_buffer, &self.overlay.lines) as u32;
+        self.line_on_top = (self.overlay.on_top as u32).min(self.line_count);
         self.solid_count = fitting(&self.solid_buffer, &self.overlay.triangles) as u32;
         if let Some(buffer) = &self.line_buffer {
             write(buffer, bytemuck::cast_slice(&self.overlay.lines[..self.line_count as usize]));
@@ -482,9 +486,15 @@ impl Renderer {
             pass.draw(0..self.solid_count, 0..1);
         }
         if let Some(buffer) = self.line_buffer.as_ref().filter(|_| self.line_count > 0) {
-            pass.set_pipeline(&self.lines[xray]);
             pass.set_vertex_buffer(0, buffer.slice(..));
-            pass.draw(0..self.line_count, 0..1);
+            if self.line_on_top > 0 {
+                pass.set_pipeline(&self.lines[xray]);
+                pass.draw(0..self.line_on_top, 0..1);
+            }
+            if self.line_count > self.line_on_top {
+                pass.set_pipeline(&self.lines[1]);
+                pass.draw(self.line_on_top..self.line_count, 0..1);
+            }
         }
     }
 }
