@@ -1,18 +1,9 @@
-// Skinned, textured studio model mesh. Keep in sync with studio-render's gpu_types.rs
-// (FrameUniform, MeshVertex, TextureParams).
+// Skinned, textured studio model mesh, after frame.wgsl. Keep in sync with studio-render's
+// gpu_types.rs (BonesUniform, MeshVertex, TextureParams).
 //
 // Skinning is rigid, as in the format: each vertex and each normal follows one bone
 // (goldsrc-geometry.md, "Submodels").
 
-struct Frame {
-    clip_from_model: mat4x4<f32>,
-    view_from_model: mat4x4<f32>,
-    // xyz: direction the light travels, in model space; w: ambient level.
-    light: vec4<f32>,
-    // x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused.
-    options: vec4<f32>,
-    wire_color: vec4<f32>,
-};
 
 struct Bones {
     model_from_bone: array<mat4x4<f32>, 256>,
@@ -23,7 +14,6 @@ struct TextureParams {
     params: vec4<f32>,
 };
 
-@group(0) @binding(0) var<uniform> frame: Frame;
 @group(0) @binding(1) var<uniform> bones: Bones;
 @group(1) @binding(0) var skin_texture: texture_2d<f32>;
 @group(1) @binding(1) var skin_sampler: sampler;

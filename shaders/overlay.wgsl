@@ -1,15 +1,7 @@
-// Overlay lines and translucent solids: skeleton, hit boxes, attachments, boxes, grid.
-// Keep in sync with studio-render's gpu_types.rs (FrameUniform, OverlayVertex).
+// Overlay lines and translucent solids: skeleton, hit boxes, attachments, boxes, grid; after
+// frame.wgsl. Keep in sync with studio-render's gpu_types.rs (OverlayVertex).
 
-struct Frame {
-    clip_from_model: mat4x4<f32>,
-    view_from_model: mat4x4<f32>,
-    light: vec4<f32>,
-    options: vec4<f32>,
-    wire_color: vec4<f32>,
-};
 
-@group(0) @binding(0) var<uniform> frame: Frame;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,

@@ -44,18 +44,8 @@ enum Command {
         /// Sequence number or name.
         #[arg(long)]
         seq: String,
-        /// Frame in frame units, used as given.
-        #[arg(long, default_value_t = 0.0)]
-        frame: f32,
-        /// The two blending bytes, 0-255.
-        #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
-        blend: Vec<u8>,
-        /// The four controller bytes, 0-255.
-        #[arg(long, value_delimiter = ',', num_args = 1..=4, default_value = "0,0,0,0")]
-        controller: Vec<u8>,
-        /// The mouth byte, 0-64.
-        #[arg(long, default_value_t = 0)]
-        mouth: u8,
+        #[command(flatten)]
+        pose: pose_cmd::PoseArgs,
     },
     /// Render a pose offscreen to a PNG file.
     Render {
@@ -67,18 +57,8 @@ enum Command {
         /// Sequence number or name.
         #[arg(long, default_value = "0")]
         seq: String,
-        /// Frame in frame units.
-        #[arg(long, default_value_t = 0.0)]
-        frame: f32,
-        /// The two blending bytes, 0-255.
-        #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
-        blend: Vec<u8>,
-        /// The four controller bytes, 0-255.
-        #[arg(long, value_delimiter = ',', num_args = 1..=4, default_value = "0,0,0,0")]
-        controller: Vec<u8>,
-        /// The mouth byte, 0-64.
-        #[arg(long, default_value_t = 0)]
-        mouth: u8,
+        #[command(flatten)]
+        pose: pose_cmd::PoseArgs,
         /// Body number (picks each body part's submodel).
         #[arg(long, default_value_t = 0)]
         body: i32,
@@ -111,48 +91,26 @@ enum Command {
     },
 }
 
-/// The first `N` values, padded with zeros.
-fn padded<const N: usize>(values: &[u8]) -> [u8; N] {
-    std::array::from_fn(|i| values.get(i).copied().unwrap_or(0))
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
-        Command::Pose { model, seq, frame, blend, controller, mouth } => {
-            pose_cmd::run_pose(&model, &seq, frame, padded(&blend), padded(&controller), mouth)
+        Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
+        Command::Render { model, out, seq, pose, body, skin, size, show, yaw, pitch } => {
+            render_cmd::run(&render_cmd::RenderArgs {
+                model,
+                out,
+                sequence: seq,
+                pose,
+                body,
+                skin,
+                size,
+                show,
+                yaw,
+                pitch,
+            })
         }
-        Command::Render {
-            model,
-            out,
-            seq,
-            frame,
-            blend,
-            controller,
-            mouth,
-            body,
-            skin,
-            size,
-            show,
-            yaw,
-            pitch,
-        } => render_cmd::run(&render_cmd::RenderArgs {
-            model,
-            out,
-            sequence: seq,
-            frame,
-            blend: padded(&blend),
-            controllers: padded(&controller),
-            mouth,
-            body,
-            skin,
-            size,
-            show,
-            yaw,
-            pitch,
-        }),
         Command::Bench { model, poses, from_runs } => pose_cmd::run_bench(&model, poses, from_runs),
     }
 }

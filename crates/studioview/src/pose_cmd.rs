@@ -74,15 +74,41 @@ pub fn pose_json(pose: &Pose) -> serde_json::Value {
     json!({"bones": bones, "hitboxes": hitboxes, "attachments": attachments})
 }
 
+/// The entity state a pose is evaluated for, as `pose` and `render` take it.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PoseArgs {
+    /// Frame in frame units, used as given.
+    #[arg(long, default_value_t = 0.0)]
+    pub frame: f32,
+    /// The two blending bytes, 0-255.
+    #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
+    pub blend: Vec<u8>,
+    /// The four controller bytes, 0-255.
+    #[arg(long, value_delimiter = ',', num_args = 1..=4, default_value = "0,0,0,0")]
+    pub controller: Vec<u8>,
+    /// The mouth byte, 0-64.
+    #[arg(long, default_value_t = 0)]
+    pub mouth: u8,
+}
+
+impl PoseArgs {
+    /// The request for `sequence` (missing bytes are 0).
+    pub fn request(&self, sequence: usize) -> PoseRequest {
+        let byte = |values: &[u8], i: usize| values.get(i).copied().unwrap_or(0);
+        PoseRequest {
+            sequence,
+            frame: self.frame,
+            blend: [byte(&self.blend, 0), byte(&self.blend, 1)],
+            controllers: ControllerBytes {
+                user: std::array::from_fn(|i| byte(&self.controller, i)),
+                mouth: self.mouth,
+            },
+        }
+    }
+}
+
 /// `studioview pose`.
-pub fn run_pose(
-    path: &Path,
-    sequence: &str,
-    frame: f32,
-    blend: [u8; 2],
-    controllers: [u8; 4],
-    mouth: u8,
-) -> ExitCode {
+pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
     let model = match load(path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -93,9 +119,7 @@ pub fn run_pose(
     };
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
-    let request =
-        PoseRequest { sequence, frame, blend, controllers: ControllerBytes { user: controllers, mouth } };
-    match evaluator.evaluate(&request, &mut pose) {
+    match evaluator.evaluate(&args.request(sequence), &mut pose) {
         Ok(()) => {
             println!("{}", pose_json(&pose));
             ExitCode::SUCCESS

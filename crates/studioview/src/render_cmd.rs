@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+use studio_pose::{Pose, PoseEvaluator};
 use studio_render::{
     GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene,
 };
@@ -18,14 +18,8 @@ pub struct RenderArgs {
     pub out: PathBuf,
     /// Sequence number or name.
     pub sequence: String,
-    /// Frame.
-    pub frame: f32,
-    /// Blend bytes.
-    pub blend: [u8; 2],
-    /// Controller bytes.
-    pub controllers: [u8; 4],
-    /// Mouth byte.
-    pub mouth: u8,
+    /// Frame, blend, controllers, mouth.
+    pub pose: crate::pose_cmd::PoseArgs,
     /// Body number.
     pub body: i32,
     /// Skin family.
@@ -110,13 +104,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let mut pose = Pose::new(&model);
     let mut evaluator = PoseEvaluator::new(model.clone());
     if !model.sequences.is_empty() {
-        let request = PoseRequest {
-            sequence,
-            frame: args.frame,
-            blend: args.blend,
-            controllers: ControllerBytes { user: args.controllers, mouth: args.mouth },
-        };
-        evaluator.evaluate(&request, &mut pose).map_err(|e| e.to_string())?;
+        evaluator.evaluate(&args.pose.request(sequence), &mut pose).map_err(|e| e.to_string())?;
     }
     let context = GpuContext::headless().map_err(|e| e.to_string())?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);
