@@ -4,7 +4,6 @@
 // Skinning is rigid, as in the format: each vertex and each normal follows one bone
 // (goldsrc-geometry.md, "Submodels").
 
-
 struct Bones {
     model_from_bone: array<mat4x4<f32>, 256>,
 };

@@ -1,8 +1,6 @@
 // Overlay lines and translucent solids: skeleton, hit boxes, attachments, boxes, grid; after
 // frame.wgsl. Keep in sync with studio-render's gpu_types.rs (OverlayVertex).
 
-
-
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) color: vec4<f32>,
