@@ -25,7 +25,7 @@ pub const MODEL_FLAG_NAMES: [(i32, &str); 11] = [
 ];
 
 /// The header facts that are not tables: name, stored length, eye position, boxes, flags.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Header {
     /// Model path as stored, such as `models/scientist.mdl`.
     pub name: String,

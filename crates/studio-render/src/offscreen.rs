@@ -46,9 +46,25 @@ pub struct OffscreenTarget {
 impl OffscreenTarget {
     /// Targets of `width × height` (each at least 1) with `sample_count` samples.
     pub fn new(context: &GpuContext, width: u32, height: u32, sample_count: u32) -> Self {
+        Self::with_usage(context, width, height, sample_count, wgpu::TextureUsages::empty())
+    }
+
+    /// Like [`Self::new`], the finished image's texture also having `usage` (such as
+    /// `TEXTURE_BINDING`, for a UI to draw it).
+    pub fn with_usage(
+        context: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+        usage: wgpu::TextureUsages,
+    ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let device = &context.device;
-        let texture = |label, format, samples, usage| {
+        // A UI that draws the image may want its bytes as they are (sRGB-encoded) rather than
+        // decoded to linear: it can view it as `Rgba8Unorm`.
+        let raw_view = [wgpu::TextureFormat::Rgba8Unorm];
+        let texture = |label, format, samples, usage: wgpu::TextureUsages| {
+            let sampled = usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) && format == OFFSCREEN_FORMAT;
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
@@ -57,10 +73,10 @@ impl OffscreenTarget {
                 dimension: wgpu::TextureDimension::D2,
                 format,
                 usage,
-                view_formats: &[],
+                view_formats: if sampled { &raw_view } else { &[] },
             })
         };
-        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | usage;
         let (color, resolve) = if sample_count > 1 {
             (
                 texture(
@@ -85,6 +101,11 @@ impl OffscreenTarget {
             mapped_at_creation: false,
         });
         Self { width, height, color, resolve, depth, readback, padded_row }
+    }
+
+    /// The texture holding the finished image.
+    pub fn texture(&self) -> &wgpu::Texture {
+        self.resolve.as_ref().unwrap_or(&self.color)
     }
 
     /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw`.

@@ -2,11 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-mod check;
-mod demo;
-mod info;
-mod pose_cmd;
-mod render_cmd;
+use studioview::{app, check, info, pose_cmd, render_cmd};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,9 +12,12 @@ use clap::{Parser, Subcommand};
 /// A fast, robust viewer for Half-Life studio models (.mdl version 10).
 #[derive(Parser)]
 #[command(name = "studioview", version, about)]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// A model to open in the viewer window (the bundled demo model when left out).
+    model: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -93,7 +92,10 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        return app::run(cli.model);
+    };
+    match command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),

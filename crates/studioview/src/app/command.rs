@@ -1,0 +1,39 @@
+//! Everything the user can do, as values: the menus, the keyboard, drag and drop and the tests
+//! all go through [`crate::app::state::AppState::apply`].
+
+use std::path::PathBuf;
+
+/// One user action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Load the model at a path (File ▸ Open, drag and drop, recent files, command line).
+    Open(PathBuf),
+    /// Load the bundled demo model.
+    OpenDemo,
+    /// Load the current model's file again.
+    Reload,
+    /// Play this sequence from its start.
+    SelectSequence(usize),
+    /// Go to a fractional frame.
+    SetFrame(f32),
+    /// Start or stop playback.
+    TogglePlay,
+    /// Stop playback and move by whole frames.
+    Step(i32),
+    /// Set a blend byte (0 or 1).
+    SetBlend(usize, u8),
+    /// Set a controller (by position in the model's controller list) to a setting 0–255.
+    SetController(usize, u8),
+    /// Set the mouth, 0–64.
+    SetMouth(u8),
+    /// Put every controller and the mouth at rest.
+    ResetControllers,
+    /// Highlight a bone (or none).
+    SelectBone(Option<usize>),
+    /// Highlight a hit box (or none).
+    SelectHitbox(Option<usize>),
+    /// Look at the whole model.
+    FrameModel,
+    /// Back to the default camera angles, framing the model.
+    ResetView,
+}

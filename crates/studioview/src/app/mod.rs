@@ -1,0 +1,181 @@
+//! The eframe app: the viewer window. State lives in [`state::AppState`]; panels in [`ui`];
+//! every action is a [`command::Command`].
+
+pub mod command;
+pub mod settings;
+pub mod state;
+pub mod ui;
+
+use std::path::PathBuf;
+
+use command::Command;
+use settings::Settings;
+use state::AppState;
+use ui::model_panel::{Tab, TextureCache};
+use ui::viewport::Viewport;
+
+/// Key the settings are stored under.
+const SETTINGS_KEY: &str = "studioview settings";
+
+/// The viewer.
+pub struct StudioApp {
+    /// The state the panels show.
+    pub state: AppState,
+    viewport: Viewport,
+    search: String,
+    tab: Tab,
+    texture: usize,
+    textures: TextureCache,
+}
+
+impl StudioApp {
+    /// The viewer with `settings`, showing `model` or the demo model.
+    pub fn new(settings: Settings, model: Option<PathBuf>) -> Self {
+        let mut state = AppState::demo(settings);
+        if let Some(path) = model {
+            state.apply(Command::Open(path));
+        }
+        Self {
+            state,
+            viewport: Viewport::default(),
+            search: String::new(),
+            tab: Tab::default(),
+            texture: 0,
+            textures: TextureCache::default(),
+        }
+    }
+
+    /// The viewer as eframe starts it, with the stored settings.
+    pub fn from_creation_context(cc: &eframe::CreationContext<'_>, model: Option<PathBuf>) -> Self {
+        let settings = cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
+        Self::new(settings, model)
+    }
+
+    /// Runs commands from keys and dropped files.
+    fn input(&mut self, ctx: &egui::Context, commands: &mut ui::Commands) {
+        let typing = ctx.egui_wants_keyboard_input();
+        ctx.input(|i| {
+            for file in &i.raw.dropped_files {
+                let path = file.path();
+                if !path.as_os_str().is_empty() {
+                    commands.push(Command::Open(path.to_path_buf()));
+                }
+            }
+            if typing {
+                return;
+            }
+            if i.key_pressed(egui::Key::Space) {
+                commands.push(Command::TogglePlay);
+            }
+            if i.key_pressed(egui::Key::ArrowLeft) {
+                commands.push(Command::Step(-1));
+            }
+            if i.key_pressed(egui::Key::ArrowRight) {
+                commands.push(Command::Step(1));
+            }
+            if i.key_pressed(egui::Key::F) {
+                commands.push(Command::FrameModel);
+            }
+        });
+        if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O)) {
+            ui::menu::open_dialog(&mut self.state, commands);
+        }
+    }
+
+    /// The whole window's contents; `render_state` is `None` where there is no GPU (tests).
+    pub fn show(&mut self, ui: &mut egui::Ui, render_state: Option<&eframe::egui_wgpu::RenderState>) {
+        let ctx = ui.ctx().clone();
+        let mut commands = ui::Commands::new();
+        self.input(&ctx, &mut commands);
+        let dt = ctx.input(|i| i.stable_dt).min(0.1);
+        self.state.advance(dt);
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            ui::menu::menu_ui(ui, &mut self.state, &mut commands, &mut self.viewport.screenshot);
+        });
+        egui::Panel::left("sequences").default_size(270.0).resizable(true).show(ui, |ui| {
+            egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
+                ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, &mut commands);
+                ui.separator();
+                ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
+                ui.separator();
+                ui::controls::blends_ui(ui, &mut self.state, &mut commands);
+                ui::controls::controllers_ui(ui, &mut self.state, &mut commands);
+            });
+        });
+        egui::Panel::right("model").default_size(320.0).resizable(true).show(ui, |ui| {
+            ui::display::display_ui(ui, &mut self.state);
+            ui.separator();
+            ui::model_panel::model_ui(
+                ui,
+                &mut self.state,
+                &mut self.tab,
+                &mut self.texture,
+                &mut self.textures,
+                &mut commands,
+            );
+        });
+        egui::Panel::bottom("timeline").default_size(150.0).resizable(true).show(ui, |ui| {
+            ui::timeline::timeline_ui(ui, &mut self.state, &mut commands);
+            ui.separator();
+            ui::timeline::log_ui(ui, &self.state);
+        });
+        for command in commands {
+            self.state.apply(command);
+        }
+        self.state.evaluate();
+        egui::CentralPanel::default().show(ui, |ui| self.viewport.ui(ui, &mut self.state, render_state));
+        if let Some(error) = self.state.last_error().map(str::to_owned)
+            && self.state.messages.last().is_some_and(|(_, t)| *t == error)
+        {
+            egui::Area::new(egui::Id::unique("error banner"))
+                .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
+                .show(&ctx, |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.colored_label(egui::Color32::from_rgb(255, 110, 110), error);
+                    });
+                });
+        }
+        let title = match &self.state.loaded.path {
+            Some(path) => format!("studioview — {}", path.display()),
+            None => "studioview — demo model".to_owned(),
+        };
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        // Only a playing sequence needs more frames; otherwise egui waits for input.
+        if self.state.playing {
+            ctx.request_repaint();
+        }
+    }
+}
+
+impl eframe::App for StudioApp {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        let render_state = frame.wgpu_render_state().cloned();
+        self.show(ui, render_state.as_ref());
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.state.settings);
+    }
+}
+
+/// Opens the viewer window.
+pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_drag_and_drop(true),
+        renderer: eframe::Renderer::Wgpu,
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "studioview",
+        options,
+        Box::new(move |cc| Ok(Box::new(StudioApp::from_creation_context(cc, model)))),
+    );
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: cannot open a window: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

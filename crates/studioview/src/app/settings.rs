@@ -1,0 +1,82 @@
+//! What the viewer remembers between runs: display choices, playback preferences and recent
+//! files (saved through eframe's storage).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// How many recent files are kept.
+pub const MAX_RECENT: usize = 10;
+
+/// Persisted settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Draw the mesh.
+    pub mesh: bool,
+    /// Texture the mesh (otherwise flat white).
+    pub textures: bool,
+    /// Draw the triangle edges.
+    pub wireframe: bool,
+    /// Flat shading.
+    pub flat: bool,
+    /// Draw the skeleton.
+    pub skeleton: bool,
+    /// Write bone names beside the joints.
+    pub bone_names: bool,
+    /// Draw hit boxes.
+    pub hitboxes: bool,
+    /// Draw attachments with their numbers.
+    pub attachments: bool,
+    /// Draw overlays through the mesh.
+    pub xray: bool,
+    /// Draw the ground grid.
+    pub ground: bool,
+    /// Draw the model's bounding box.
+    pub bounding_box: bool,
+    /// Draw the sequence's bounding box.
+    pub sequence_box: bool,
+    /// Draw back faces.
+    pub double_sided: bool,
+    /// Background colour, sRGB.
+    pub background: [u8; 3],
+    /// Playback speed, 0.1 to 4.
+    pub speed: f32,
+    /// Move the model along the sequence's linear movement while playing.
+    pub apply_movement: bool,
+    /// Recently opened files, newest first.
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            mesh: true,
+            textures: true,
+            wireframe: false,
+            flat: false,
+            skeleton: false,
+            bone_names: false,
+            hitboxes: false,
+            attachments: false,
+            xray: false,
+            ground: true,
+            bounding_box: false,
+            sequence_box: false,
+            double_sided: false,
+            background: [48, 52, 60],
+            speed: 1.0,
+            apply_movement: false,
+            recent: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Puts `path` first in the recent files.
+    pub fn remember(&mut self, path: PathBuf) {
+        self.recent.retain(|p| *p != path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+}

@@ -1,0 +1,383 @@
+//! The viewer's state, apart from the widgets that show it: the loaded model, its pose and
+//! playback clock, the user's choices, messages. Widgets read it and send [`Command`]s.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use glam::Vec3;
+use studio_model::Model;
+use studio_pose::playback::{events_between, movement_at};
+use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
+use studio_render::OrbitCamera;
+
+use super::command::Command;
+use super::settings::Settings;
+
+/// Most lines kept in the event log and the message list.
+const MAX_LOG: usize = 200;
+
+/// A loaded model with what is needed to pose it.
+pub struct Loaded {
+    /// The model.
+    pub model: Arc<Model>,
+    /// Where it came from (`None` for the bundled demo).
+    pub path: Option<PathBuf>,
+    /// Companion files read with it.
+    pub companions: Vec<PathBuf>,
+    /// Its pose evaluator (tables built as sequences are played).
+    pub evaluator: PoseEvaluator,
+}
+
+/// How serious a message is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Information.
+    Info,
+    /// A problem the model has but the viewer copes with.
+    Warning,
+    /// Something failed.
+    Error,
+}
+
+/// The viewer's state.
+pub struct AppState {
+    /// The current model.
+    pub loaded: Loaded,
+    /// Its current pose, as the viewport draws it.
+    pub pose: Pose,
+    /// The sequence playing.
+    pub sequence: usize,
+    /// The current frame, fractional.
+    pub frame: f32,
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// Whole loops of linear movement travelled (for applied movement).
+    pub loops: f32,
+    /// Blend bytes.
+    pub blend: [u8; 2],
+    /// Controller settings, one per controller of the model.
+    pub controllers: Vec<u8>,
+    /// The mouth, 0–64.
+    pub mouth: u8,
+    /// The entity's body number (each body part's submodel).
+    pub body: i32,
+    /// Skin family.
+    pub skin: usize,
+    /// Highlighted bone.
+    pub selected_bone: Option<usize>,
+    /// Highlighted hit box.
+    pub selected_hitbox: Option<usize>,
+    /// The camera.
+    pub camera: OrbitCamera,
+    /// Choices that persist.
+    pub settings: Settings,
+    /// Problems and notes, newest last.
+    pub messages: Vec<(Level, String)>,
+    /// Events that fired, newest last.
+    pub event_log: Vec<String>,
+    /// Whether the pose must be evaluated again.
+    dirty: bool,
+    /// Counts pose evaluations, so the viewport can tell when to draw again.
+    revision: u64,
+}
+
+impl AppState {
+    /// A state showing `model`.
+    pub fn new(loaded: Loaded, settings: Settings) -> Self {
+        let pose = Pose::new(&loaded.model);
+        let mut state = Self {
+            pose,
+            loaded,
+            sequence: 0,
+            frame: 0.0,
+            playing: false,
+            loops: 0.0,
+            blend: [0, 0],
+            controllers: Vec::new(),
+            mouth: 0,
+            body: 0,
+            skin: 0,
+            selected_bone: None,
+            selected_hitbox: None,
+            camera: OrbitCamera::default(),
+            settings,
+            messages: Vec::new(),
+            event_log: Vec::new(),
+            dirty: true,
+            revision: 0,
+        };
+        state.reset_for_model();
+        state
+    }
+
+    /// The bundled demo model, ready to show.
+    pub fn demo(settings: Settings) -> Self {
+        let model = Arc::new(crate::demo::demo_model().unwrap_or_else(|_| Model::new(Default::default())));
+        Self::new(
+            Loaded {
+                evaluator: PoseEvaluator::new(model.clone()),
+                model,
+                path: None,
+                companions: Vec::new(),
+            },
+            settings,
+        )
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.loaded.model
+    }
+
+    /// Adds a message.
+    pub fn say(&mut self, level: Level, text: impl Into<String>) {
+        self.messages.push((level, text.into()));
+        if self.messages.len() > MAX_LOG {
+            self.messages.remove(0);
+        }
+    }
+
+    /// The latest error, if the last thing said was one.
+    pub fn last_error(&self) -> Option<&str> {
+        self.messages.iter().rev().find(|(l, _)| *l == Level::Error).map(|(_, t)| t.as_str())
+    }
+
+    fn reset_for_model(&mut self) {
+        let model = self.loaded.model.clone();
+        self.pose = Pose::new(&model);
+        self.sequence = model.sequences.iter().position(|s| s.animation.is_some()).unwrap_or(0);
+        self.frame = 0.0;
+        self.loops = 0.0;
+        self.blend = [0, 0];
+        self.controllers = model.bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect();
+        self.mouth = 0;
+        self.body = 0;
+        self.skin = 0;
+        self.selected_bone = None;
+        self.selected_hitbox = None;
+        self.event_log.clear();
+        self.playing = !model.sequences.is_empty();
+        self.dirty = true;
+        self.evaluate();
+        self.frame_model(true);
+        for warning in &model.warnings {
+            self.messages.push((Level::Warning, warning.to_string()));
+        }
+    }
+
+    /// The box round the current pose's bones, hit boxes and shown vertices.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        crate::pose_cmd::pose_bounds(self.model(), &self.pose, 0)
+    }
+
+    fn frame_model(&mut self, reset_angles: bool) {
+        if reset_angles {
+            let defaults = OrbitCamera::default();
+            self.camera.yaw_deg = defaults.yaw_deg;
+            self.camera.pitch_deg = defaults.pitch_deg;
+        }
+        let (min, max) = self.bounds();
+        self.camera.frame(min, max, 4.0 / 3.0);
+    }
+
+    /// Loads a model from disk; on failure the current model stays and the error is shown.
+    fn open(&mut self, path: PathBuf) {
+        match studio_model::load(&path) {
+            Ok(loaded) => {
+                let model = Arc::new(loaded.model);
+                self.loaded = Loaded {
+                    evaluator: PoseEvaluator::new(model.clone()),
+                    model,
+                    path: Some(path.clone()),
+                    companions: loaded.companions,
+                };
+                self.settings.remember(path.clone());
+                self.say(Level::Info, format!("opened {}", path.display()));
+                self.reset_for_model();
+            }
+            Err(error) => self.say(Level::Error, error.to_string()),
+        }
+    }
+
+    /// Carries out a command.
+    pub fn apply(&mut self, command: Command) {
+        let frames = |s: &Self| s.model().sequences.get(s.sequence).map_or(1, |q| q.frames());
+        match command {
+            Command::Open(path) => self.open(path),
+            Command::OpenDemo => {
+                let settings = std::mem::take(&mut self.settings);
+                let messages = std::mem::take(&mut self.messages);
+                *self = Self::demo(settings);
+                self.messages = messages;
+            }
+            Command::Reload => match self.loaded.path.clone() {
+                Some(path) => self.open(path),
+                None => self.apply(Command::OpenDemo),
+            },
+            Command::SelectSequence(sequence) => {
+                if sequence < self.model().sequences.len() {
+                    self.sequence = sequence;
+                    self.frame = 0.0;
+                    self.loops = 0.0;
+                    self.event_log.clear();
+                    self.dirty = true;
+                }
+            }
+            Command::SetFrame(frame) => {
+                let last = (frames(self) as f32 - 1.0).max(0.0);
+                self.frame = if frame.is_finite() { frame.clamp(0.0, last) } else { 0.0 };
+                self.dirty = true;
+            }
+            Command::TogglePlay => self.playing = !self.playing,
+            Command::Step(by) => {
+                self.playing = false;
+                let last = (frames(self) as f32 - 1.0).max(0.0);
+                self.frame = (self.frame.floor() + by as f32).rem_euclid(last + 1.0).min(last);
+                self.dirty = true;
+            }
+            Command::SetBlend(i, byte) => {
+                if let Some(slot) = self.blend.get_mut(i) {
+                    *slot = byte;
+                    self.dirty = true;
+                }
+            }
+            Command::SetController(i, byte) => {
+                if let Some(slot) = self.controllers.get_mut(i) {
+                    *slot = byte;
+                    self.dirty = true;
+                }
+            }
+            Command::SetMouth(byte) => {
+                self.mouth = byte.min(64);
+                self.dirty = true;
+            }
+            Command::ResetControllers => {
+                self.controllers =
+                    self.model().bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect();
+                self.mouth = 0;
+                self.dirty = true;
+            }
+            Command::SelectBone(bone) => self.selected_bone = bone.filter(|&b| b < self.model().bones.len()),
+            Command::SelectHitbox(hitbox) => {
+                self.selected_hitbox = hitbox.filter(|&h| h < self.model().hitboxes.len())
+            }
+            Command::FrameModel => self.frame_model(false),
+            Command::ResetView => self.frame_model(true),
+        }
+        self.evaluate();
+    }
+
+    /// The controller bytes of the pose request: user controllers 0–3 take the setting of the
+    /// controller that reads them.
+    pub fn controller_bytes(&self) -> ControllerBytes {
+        let mut user = [0u8; 4];
+        for (controller, &byte) in self.model().bone_controllers.iter().zip(&self.controllers) {
+            if let Some(studio_model::ControllerInput::User(i)) = controller.input() {
+                user[i] = byte;
+            }
+        }
+        ControllerBytes { user, mouth: self.mouth }
+    }
+
+    /// Moves the clock on by `dt` seconds while playing, logging the events passed.
+    pub fn advance(&mut self, dt: f32) {
+        if !self.playing {
+            return;
+        }
+        let model = self.model().clone();
+        let Some(sequence) = model.sequences.get(self.sequence) else { return };
+        let last = sequence.frames() as f32 - 1.0;
+        if last <= 0.0 {
+            return;
+        }
+        let from = self.frame;
+        let mut to = from + dt * sequence.fps.max(0.0) * self.settings.speed.clamp(0.1, 4.0);
+        if sequence.is_looping() {
+            while to >= last {
+                to -= last;
+                self.loops += 1.0;
+            }
+        } else if to >= last {
+            to = last;
+            self.playing = false;
+        }
+        for event in events_between(sequence, from, to) {
+            self.event_log.push(format!("frame {}: event {} {}", event.frame, event.event, event.options));
+            if self.event_log.len() > MAX_LOG {
+                self.event_log.remove(0);
+            }
+        }
+        self.frame = to;
+        self.dirty = true;
+        self.evaluate();
+    }
+
+    /// Which pose the viewport is showing: changes with every evaluation.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Evaluates the pose if anything changed.
+    pub fn evaluate(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
+        self.revision += 1;
+        let request = PoseRequest {
+            sequence: self.sequence,
+            frame: self.frame,
+            blend: self.blend,
+            controllers: self.controller_bytes(),
+        };
+        if self.model().sequences.is_empty() {
+            return;
+        }
+        if let Err(error) = self.loaded.evaluator.evaluate(&request, &mut self.pose) {
+            self.say(Level::Error, error.to_string());
+            return;
+        }
+        if self.settings.apply_movement
+            && let Some(sequence) = self.loaded.model.sequences.get(self.sequence)
+        {
+            let offset = movement_at(sequence, self.frame) + sequence.linear_movement * self.loops;
+            for bone in &mut self.pose.bones {
+                bone.translation += glam::Vec3A::from(offset);
+            }
+            self.pose.place_points(&self.loaded.model);
+        }
+    }
+
+    /// How the viewport draws the current state.
+    pub fn render_options(&self) -> studio_render::RenderOptions {
+        let s = &self.settings;
+        let mut options = studio_render::RenderOptions {
+            mesh: s.mesh,
+            lighting: true,
+            flat: s.flat,
+            wireframe: s.wireframe,
+            double_sided: s.double_sided,
+            opacity: 1.0,
+            body: self.body,
+            skin: if s.textures { self.skin } else { usize::MAX },
+            xray: s.xray,
+            background: s.background,
+            ..Default::default()
+        };
+        let overlay = &mut options.overlay;
+        overlay.skeleton = s.skeleton;
+        overlay.hitboxes = s.hitboxes;
+        overlay.attachments = s.attachments;
+        overlay.grid = s.ground;
+        overlay.bounding_box = s.bounding_box;
+        overlay.sequence_box = s.sequence_box;
+        overlay.selected_bone = self.selected_bone;
+        overlay.selected_hitbox = self.selected_hitbox;
+        options
+    }
+
+    /// Marks the pose stale (after a setting that changes it).
+    pub fn invalidate(&mut self) {
+        self.dirty = true;
+    }
+}

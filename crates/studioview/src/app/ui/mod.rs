@@ -1,0 +1,46 @@
+//! The viewer's panels, one file each. Each reads [`AppState`] and pushes [`Command`]s.
+
+pub mod controls;
+pub mod display;
+pub mod menu;
+pub mod model_panel;
+pub mod sequences;
+pub mod timeline;
+pub mod viewport;
+
+use super::command::Command;
+use super::state::AppState;
+
+/// Commands gathered during one frame of UI, applied after it.
+pub type Commands = Vec<Command>;
+
+/// Degrees from a blend or controller byte over a range.
+pub fn byte_to_value(byte: u8, start: f32, end: f32) -> f32 {
+    start + f32::from(byte) / 255.0 * (end - start)
+}
+
+/// The byte nearest a value over a range (the range may run backwards).
+pub fn value_to_byte(value: f32, start: f32, end: f32) -> u8 {
+    if end == start || !value.is_finite() {
+        return 0;
+    }
+    ((value - start) / (end - start) * 255.0).round().clamp(0.0, 255.0) as u8
+}
+
+#[allow(dead_code)]
+fn _assert_state(_: &AppState) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_and_values_round_trip() {
+        for byte in [0u8, 1, 77, 128, 254, 255] {
+            assert_eq!(value_to_byte(byte_to_value(byte, -45.0, 45.0), -45.0, 45.0), byte);
+            assert_eq!(value_to_byte(byte_to_value(byte, 60.0, -60.0), 60.0, -60.0), byte);
+        }
+        assert_eq!(value_to_byte(1e9, 0.0, 1.0), 255);
+        assert_eq!(value_to_byte(f32::NAN, 0.0, 1.0), 0);
+    }
+}

@@ -1,0 +1,234 @@
+//! The central viewport: the renderer draws the pose into a texture of the viewport's size,
+//! which egui shows; drags orbit (left) and pan (right or middle), the wheel zooms. It renders
+//! only when the scene changed, so an idle viewer does no GPU work.
+
+use std::sync::Arc;
+
+use studio_model::Model;
+use studio_render::{GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
+
+use crate::app::state::{AppState, Level};
+
+/// What was last drawn, to tell whether the scene changed.
+#[derive(Clone, PartialEq)]
+struct Drawn {
+    model: usize,
+    revision: u64,
+    camera: studio_render::OrbitCamera,
+    options: RenderOptions,
+    size: (u32, u32),
+}
+
+/// GPU resources of the viewport.
+struct Gpu {
+    context: GpuContext,
+    renderer: Renderer,
+    model: Option<(usize, GpuModel)>,
+    target: Option<OffscreenTarget>,
+    texture: Option<egui::TextureId>,
+    drawn: Option<Drawn>,
+    screenshots: u32,
+}
+
+/// The viewport.
+#[derive(Default)]
+pub struct Viewport {
+    gpu: Option<Gpu>,
+    /// Set to save the next frame as a PNG.
+    pub screenshot: bool,
+}
+
+impl Viewport {
+    fn gpu(&mut self, render_state: &eframe::egui_wgpu::RenderState) -> &mut Gpu {
+        self.gpu.get_or_insert_with(|| {
+            let context = GpuContext {
+                instance: render_state.instance.clone(),
+                adapter: render_state.adapter.clone(),
+                device: render_state.device.clone(),
+                queue: render_state.queue.clone(),
+            };
+            let samples = context.sample_count(OFFSCREEN_FORMAT);
+            let renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+            Gpu { context, renderer, model: None, target: None, texture: None, drawn: None, screenshots: 0 }
+        })
+    }
+
+    /// Shows the viewport, handling camera input. Without a GPU (tests), a placeholder.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        state: &mut AppState,
+        render_state: Option<&eframe::egui_wgpu::RenderState>,
+    ) {
+        let size = ui.available_size().max(egui::vec2(16.0, 16.0));
+        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+        camera_input(ui, &response, state);
+
+        let Some(render_state) = render_state else {
+            ui.painter().rect_filled(rect, 0.0, egui::Color32::from_rgb(48, 52, 60));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "no GPU: viewport not drawn",
+                egui::FontId::default(),
+                egui::Color32::GRAY,
+            );
+            return;
+        };
+        let pixels_per_point = ui.ctx().pixels_per_point();
+        let pixels = ((rect.width() * pixels_per_point) as u32, (rect.height() * pixels_per_point) as u32);
+        let model = state.model().clone();
+        let options = state.render_options();
+        let screenshot = std::mem::take(&mut self.screenshot);
+        let gpu = self.gpu(render_state);
+        let identity = Arc::as_ptr(&model) as usize;
+        if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
+            gpu.model = Some((identity, gpu.renderer.upload(&model)));
+            gpu.drawn = None;
+        }
+        if gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels) {
+            let target = OffscreenTarget::with_usage(
+                &gpu.context,
+                pixels.0,
+                pixels.1,
+                gpu.renderer.sample_count,
+                wgpu_binding(),
+            );
+            // egui composes in gamma space: it takes the image's sRGB bytes as they are.
+            let view = target.texture().create_view(&eframe::wgpu::TextureViewDescriptor {
+                format: Some(eframe::wgpu::TextureFormat::Rgba8Unorm),
+                ..Default::default()
+            });
+            let mut egui_renderer = render_state.renderer.write();
+            match gpu.texture {
+                Some(id) => egui_renderer.update_egui_texture_from_wgpu_texture(
+                    &gpu.context.device,
+                    &view,
+                    wgpu_linear(),
+                    id,
+                ),
+                None => {
+                    gpu.texture =
+                        Some(egui_renderer.register_native_texture(&gpu.context.device, &view, wgpu_linear()))
+                }
+            }
+            gpu.target = Some(target);
+            gpu.drawn = None;
+        }
+        let drawn = Drawn {
+            model: identity,
+            revision: state.revision(),
+            camera: state.camera,
+            options,
+            size: pixels,
+        };
+        if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
+            draw(gpu, &model, state, &options, screenshot);
+            gpu.drawn = Some(drawn);
+        }
+        if let Some(id) = gpu.texture {
+            ui.painter().image(
+                id,
+                rect,
+                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                egui::Color32::WHITE,
+            );
+        }
+        labels(ui, rect, state);
+    }
+}
+
+fn wgpu_binding() -> eframe::wgpu::TextureUsages {
+    eframe::wgpu::TextureUsages::TEXTURE_BINDING
+}
+
+fn wgpu_linear() -> eframe::wgpu::FilterMode {
+    eframe::wgpu::FilterMode::Linear
+}
+
+/// Renders the scene into the viewport's texture (and, when asked, saves it).
+fn draw(gpu: &mut Gpu, model: &Model, state: &mut AppState, options: &RenderOptions, screenshot: bool) {
+    let (Some(target), Some((_, gpu_model))) = (&gpu.target, &gpu.model) else { return };
+    let aspect = target.width as f32 / target.height as f32;
+    let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
+    gpu.renderer.prepare(
+        &mut encoder,
+        model,
+        &state.pose,
+        Some(state.sequence),
+        state.camera.clip_from_model(aspect),
+        state.camera.view_from_model(),
+        options,
+    );
+    target.pass(&mut encoder, options.background, |pass| gpu.renderer.draw(pass, model, gpu_model, options));
+    if screenshot {
+        target.copy_out(&mut encoder);
+    }
+    gpu.renderer.finish(&encoder);
+    gpu.context.queue.submit([encoder.finish()]);
+    if screenshot {
+        gpu.screenshots += 1;
+        let path = std::path::PathBuf::from(format!("studioview-screenshot-{}.png", gpu.screenshots));
+        let result = target
+            .read(&gpu.context)
+            .map_err(|e| e.to_string())
+            .and_then(|image| crate::render_cmd::write_png(&path, &image));
+        match result {
+            Ok(()) => state.say(Level::Info, format!("screenshot saved to {}", path.display())),
+            Err(e) => state.say(Level::Error, format!("screenshot failed: {e}")),
+        }
+    }
+}
+
+/// Orbit with the left button, pan with the right or middle one, zoom with the wheel.
+fn camera_input(ui: &egui::Ui, response: &egui::Response, state: &mut AppState) {
+    let delta = response.drag_delta();
+    if response.dragged_by(egui::PointerButton::Primary) {
+        state.camera.orbit(-delta.x * 0.4, delta.y * 0.4);
+    } else if response.dragged_by(egui::PointerButton::Secondary)
+        || response.dragged_by(egui::PointerButton::Middle)
+    {
+        let scale = 1.0 / response.rect.height().max(1.0);
+        state.camera.pan(-delta.x * scale, delta.y * scale);
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            state.camera.zoom((-scroll * 0.002).exp());
+        }
+    }
+}
+
+/// Bone names and attachment numbers beside their points.
+fn labels(ui: &egui::Ui, rect: egui::Rect, state: &AppState) {
+    let size = (rect.width().max(1.0) as u32, rect.height().max(1.0) as u32);
+    let painter = ui.painter_at(rect);
+    let font = egui::FontId::proportional(11.0);
+    let at = |p: glam::Vec3| state.camera.project(p, size.0, size.1).map(|v| rect.min + egui::vec2(v.x, v.y));
+    if state.settings.skeleton && state.settings.bone_names {
+        for (bone, m) in state.model().bones.iter().zip(&state.pose.bones) {
+            if let Some(p) = at(m.translation.into()) {
+                painter.text(
+                    p + egui::vec2(4.0, -4.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    &bone.name,
+                    font.clone(),
+                    egui::Color32::from_rgb(255, 255, 160),
+                );
+            }
+        }
+    }
+    if state.settings.attachments {
+        for (i, point) in state.pose.attachments.iter().enumerate() {
+            if let Some(p) = at((*point).into()) {
+                painter.text(
+                    p + egui::vec2(5.0, 5.0),
+                    egui::Align2::LEFT_TOP,
+                    i.to_string(),
+                    font.clone(),
+                    egui::Color32::from_rgb(160, 255, 160),
+                );
+            }
+        }
+    }
+}

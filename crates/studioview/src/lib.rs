@@ -1,0 +1,12 @@
+//! studioview: the viewer window ([`app`]) and the command line's commands, as a library so
+//! that tests drive the same code the binary runs.
+
+#![forbid(unsafe_code)]
+#![allow(missing_docs)]
+
+pub mod app;
+pub mod check;
+pub mod demo;
+pub mod info;
+pub mod pose_cmd;
+pub mod render_cmd;
