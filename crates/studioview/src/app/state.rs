@@ -51,6 +51,8 @@ pub struct AppState {
     pub frame: f32,
     /// Whether the clock runs.
     pub playing: bool,
+    /// Whether playback wraps round (the sequence's own flag until the user changes it).
+    pub looping: bool,
     /// Whole loops of linear movement travelled (for applied movement).
     pub loops: f32,
     /// Blend bytes.
@@ -91,6 +93,7 @@ impl AppState {
             sequence: 0,
             frame: 0.0,
             playing: false,
+            looping: true,
             loops: 0.0,
             blend: [0, 0],
             controllers: Vec::new(),
@@ -157,6 +160,7 @@ impl AppState {
         self.selected_hitbox = None;
         self.event_log.clear();
         self.playing = !model.sequences.is_empty();
+        self.looping = model.sequences.get(self.sequence).is_none_or(|s| s.is_looping());
         self.dirty = true;
         self.evaluate();
         self.frame_model(true);
@@ -215,8 +219,9 @@ impl AppState {
                 None => self.apply(Command::OpenDemo),
             },
             Command::SelectSequence(sequence) => {
-                if sequence < self.model().sequences.len() {
+                if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
                     self.sequence = sequence;
+                    self.looping = looping;
                     self.frame = 0.0;
                     self.loops = 0.0;
                     self.event_log.clear();
@@ -292,7 +297,7 @@ impl AppState {
         }
         let from = self.frame;
         let mut to = from + dt * sequence.fps.max(0.0) * self.settings.speed.clamp(0.1, 4.0);
-        if sequence.is_looping() {
+        if self.looping {
             while to >= last {
                 to -= last;
                 self.loops += 1.0;

@@ -42,13 +42,13 @@ pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String
 /// Play/pause, stepping, speed, loop and movement.
 pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands) {
     ui.horizontal(|ui| {
-        if ui.button("◀ Step").clicked() {
+        if ui.button("< Step").clicked() {
             commands.push(Command::Step(-1));
         }
         if ui.button(if state.playing { "Pause" } else { "Play" }).clicked() {
             commands.push(Command::TogglePlay);
         }
-        if ui.button("Step ▶").clicked() {
+        if ui.button("Step >").clicked() {
             commands.push(Command::Step(1));
         }
     });
@@ -64,6 +64,16 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
                 state.invalidate();
             }
         }
-        ui.label(RichText::new(if sequence.is_looping() { "loops" } else { "plays once" }).weak());
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut state.looping, "Loop");
+            ui.label(
+                RichText::new(if sequence.is_looping() {
+                    "(the sequence loops)"
+                } else {
+                    "(the sequence plays once)"
+                })
+                .weak(),
+            );
+        });
     }
 }

@@ -1,0 +1,150 @@
+//! The viewer driven through its real widgets with egui_kittest (no window, no GPU: the
+//! viewport's bone matrices are checked instead of its pixels).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use studioview::app::StudioApp;
+use studioview::app::settings::Settings;
+
+/// A file dropped onto the window.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui, None), app)
+}
+
+fn drop_file(h: &mut Harness<'_, StudioApp>, path: PathBuf) {
+    h.input_mut().dropped_files.push(Arc::new(Dropped(path)));
+    h.run_steps(2);
+}
+
+/// The slider whose label contains `text`.
+fn slider<'h>(h: &'h Harness<'_, StudioApp>, text: &'static str) -> egui_kittest::Node<'h> {
+    h.get_by(move |node| {
+        node.role() == egui::accesskit::Role::Slider && node.label().is_some_and(|l| l.contains(text))
+    })
+}
+
+fn bones(h: &Harness<'_, StudioApp>) -> Vec<glam::Affine3A> {
+    h.state().state.pose.bones.clone()
+}
+
+fn differ(a: &[glam::Affine3A], b: &[glam::Affine3A]) -> bool {
+    a.iter().zip(b).any(|(x, y)| !x.abs_diff_eq(*y, 1e-4))
+}
+
+#[test]
+fn a_modder_opens_a_model_and_works_the_controls() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let mut h = harness(StudioApp::new(Settings::default(), None));
+    h.run_steps(2);
+    assert_eq!(h.state().state.model().header.name, "models/demo.mdl", "the demo model shows first");
+
+    // Open a fixture by dropping it onto the window; stop playback with the Pause button.
+    drop_file(&mut h, shared.join("fixtures/blends.mdl"));
+    assert_eq!(h.state().state.model().bones.len(), 12);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    assert!(!h.state().state.playing);
+
+    // Find a sequence by name through the search box and pick it.
+    let search = h.get_by_role(egui::accesskit::Role::TextInput);
+    search.click();
+    h.run_steps(1);
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text("aim");
+    h.run_steps(2);
+    assert!(h.query_by_label("idle").is_none(), "the search hides other sequences");
+    h.get_by_label("aim4").click();
+    h.run_steps(2);
+    let state = &h.state().state;
+    assert_eq!(state.model().sequences[state.sequence].label, "aim4");
+
+    // Scrub the timeline to a fractional frame.
+    let before = bones(&h);
+    slider(&h, "Frame").set_value_accesskit(3.5);
+    h.run_steps(2);
+    assert!((h.state().state.frame - 3.5).abs() < 1e-3, "frame {}", h.state().state.frame);
+    let scrubbed = bones(&h);
+    assert!(differ(&before, &scrubbed), "scrubbing moves the bones");
+
+    // Move a blend slider: the viewport's bone matrices follow.
+    slider(&h, "Blend 0").set_value_accesskit(30.0);
+    h.run_steps(2);
+    assert_ne!(h.state().state.blend[0], 0);
+    assert!(differ(&scrubbed, &bones(&h)), "blending moves the bones");
+
+    // Toggle hit boxes.
+    assert!(!h.state().state.settings.hitboxes);
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Hit boxes").click();
+    h.run_steps(2);
+    assert!(h.state().state.settings.hitboxes);
+
+    // A controller slider, on the controllers fixture.
+    drop_file(&mut h, shared.join("fixtures/controllers.mdl"));
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let before = bones(&h);
+    slider(&h, "Controller 1").set_value_accesskit(45.0);
+    h.run_steps(2);
+    assert!(differ(&before, &bones(&h)), "turning a controller moves the bones");
+    let mouth_before = bones(&h);
+    slider(&h, "Mouth").set_value_accesskit(64.0);
+    h.run_steps(2);
+    assert_eq!(h.state().state.mouth, 64);
+    assert!(differ(&mouth_before, &bones(&h)), "opening the mouth moves a bone");
+}
+
+#[test]
+fn a_broken_file_shows_its_error_and_the_model_stays() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("app-broken");
+    let _ = std::fs::create_dir_all(&dir);
+    let broken = dir.join("broken.mdl");
+    let good = std::fs::read(shared.join("fixtures/rle.mdl")).unwrap();
+    std::fs::write(&broken, &good[..1000]).unwrap();
+
+    let mut h = harness(StudioApp::new(Settings::default(), Some(shared.join("fixtures/groups.mdl"))));
+    h.run_steps(2);
+    assert_eq!(h.state().state.model().header.name, "groups");
+    drop_file(&mut h, broken);
+    h.run_steps(1);
+    assert_eq!(h.state().state.model().header.name, "groups", "the previous model stays");
+    let error = h.state().state.last_error().expect("an error is shown").to_owned();
+    assert!(error.contains("broken.mdl") && error.contains("at byte"), "{error}");
+    assert!(h.query_all_by_label_contains("at byte").count() >= 1, "the error is on screen");
+}
+
+#[test]
+fn keys_play_step_and_frame() {
+    let mut h = harness(StudioApp::new(Settings::default(), None));
+    h.run_steps(2);
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    assert!(!h.state().state.playing, "space pauses");
+    let frame = h.state().state.frame.floor();
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    assert_eq!(h.state().state.frame, frame + 1.0);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(1);
+    assert_eq!(h.state().state.frame, frame);
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    assert!(h.state().state.playing, "space plays");
+}
