@@ -26,6 +26,7 @@ pub struct StudioApp {
     tab: Tab,
     texture: usize,
     textures: TextureCache,
+    title: String,
 }
 
 impl StudioApp {
@@ -42,6 +43,7 @@ impl StudioApp {
             tab: Tab::default(),
             texture: 0,
             textures: TextureCache::default(),
+            title: String::new(),
         }
     }
 
@@ -140,7 +142,11 @@ impl StudioApp {
             Some(path) => format!("studioview — {}", path.display()),
             None => "studioview — demo model".to_owned(),
         };
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        // Only on change: a viewport command makes eframe paint another frame.
+        if self.title != title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
         // Only a playing sequence needs more frames; otherwise egui waits for input.
         if self.state.playing {
             ctx.request_repaint();
