@@ -148,3 +148,20 @@ fn keys_play_step_and_frame() {
     h.run_steps(1);
     assert!(h.state().state.playing, "space plays");
 }
+
+#[test]
+fn a_sequence_with_an_absurd_fps_plays_without_hanging() {
+    // The demo model with its idle sequence's fps set to 1e30: one frame of playback must wrap
+    // at once, not loop a billion billion times.
+    let mut model = studioview::demo::demo_model().unwrap();
+    model.sequences[0].fps = 1e30;
+    let bytes = studio_model::write(&model).unwrap().main;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("app-fps");
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join("fast.mdl");
+    std::fs::write(&path, bytes).unwrap();
+    let mut h = harness(StudioApp::new(Settings::default(), Some(path)));
+    h.run_steps(3);
+    let state = &h.state().state;
+    assert!(state.frame.is_finite() && state.frame >= 0.0 && state.frame < 31.0, "frame {}", state.frame);
+}

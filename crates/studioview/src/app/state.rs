@@ -296,11 +296,16 @@ impl AppState {
             return;
         }
         let from = self.frame;
-        let mut to = from + dt * sequence.fps.max(0.0) * self.settings.speed.clamp(0.1, 4.0);
+        // A file's fps may be anything: NaN, infinite or huge steps go nowhere or wrap at once.
+        let fps = if sequence.fps.is_finite() { sequence.fps.max(0.0) } else { 0.0 };
+        let mut to = from + dt * fps * self.settings.speed.clamp(0.1, 4.0);
+        if !to.is_finite() {
+            to = from;
+        }
         if self.looping {
-            while to >= last {
-                to -= last;
-                self.loops += 1.0;
+            if to >= last {
+                self.loops += (to / last).floor();
+                to = to.rem_euclid(last);
             }
         } else if to >= last {
             to = last;

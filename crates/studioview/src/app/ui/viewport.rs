@@ -76,7 +76,11 @@ impl Viewport {
             return;
         };
         let pixels_per_point = ui.ctx().pixels_per_point();
-        let pixels = ((rect.width() * pixels_per_point) as u32, (rect.height() * pixels_per_point) as u32);
+        let max = render_state.device.limits().max_texture_dimension_2d;
+        let pixels = (
+            ((rect.width() * pixels_per_point) as u32).clamp(1, max),
+            ((rect.height() * pixels_per_point) as u32).clamp(1, max),
+        );
         let model = state.model().clone();
         let options = state.render_options();
         let screenshot = std::mem::take(&mut self.screenshot);
