@@ -31,9 +31,10 @@ pub fn read(shared: &std::path::Path, path: &str) -> Vec<u8> {
 pub struct Rng(u64);
 
 impl Rng {
-    /// A generator from `seed` (any value; 0 is replaced).
+    /// A generator from `seed`: any value, different seeds giving different streams.
     pub fn new(seed: u64) -> Self {
-        Self(seed | 1)
+        // Spread the seed over all bits (the state must not be 0).
+        Self(seed.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
     /// The next 64 random bits.
