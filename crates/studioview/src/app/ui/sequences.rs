@@ -12,30 +12,48 @@ pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String
     ui.add(egui::TextEdit::singleline(search).hint_text("search sequences").id_salt("sequence search"));
     let needle = search.to_lowercase();
     egui::ScrollArea::vertical().id_salt("sequence list").max_height(260.0).show(ui, |ui| {
-        for (i, sequence) in state.model().sequences.iter().enumerate() {
-            if !needle.is_empty() && !sequence.label.to_lowercase().contains(&needle) {
-                continue;
+        egui::Grid::new("sequence table").num_columns(7).striped(true).show(ui, |ui| {
+            for heading in ["name", "frames", "fps", "loop", "act", "blends", "events"] {
+                ui.label(RichText::new(heading).weak());
             }
-            let mut details = format!("{} frames, {} fps", sequence.num_frames, sequence.fps);
-            if sequence.is_looping() {
-                details.push_str(", loops");
+            ui.end_row();
+            for (i, sequence) in state.model().sequences.iter().enumerate() {
+                if !needle.is_empty() && !sequence.label.to_lowercase().contains(&needle) {
+                    continue;
+                }
+                let mut name = RichText::new(sequence.label.as_str());
+                if sequence.animation.is_none() {
+                    name = name.weak();
+                }
+                let hover = if sequence.animation.is_none() {
+                    "its sequence group file is missing"
+                } else {
+                    "play it"
+                };
+                if ui
+                    .selectable_label(state.sequence == i, name)
+                    .on_hover_text(format!("#{i}: {hover}"))
+                    .clicked()
+                {
+                    commands.push(Command::SelectSequence(i));
+                }
+                ui.label(sequence.num_frames.to_string());
+                ui.label(format!("{}", sequence.fps));
+                ui.label(if sequence.is_looping() { "yes" } else { "" });
+                ui.label(sequence.activity.to_string());
+                ui.label(if sequence.num_blends > 1 {
+                    sequence.num_blends.to_string()
+                } else {
+                    String::new()
+                });
+                ui.label(if sequence.events.is_empty() {
+                    String::new()
+                } else {
+                    sequence.events.len().to_string()
+                });
+                ui.end_row();
             }
-            if sequence.num_blends > 1 {
-                details.push_str(&format!(", {} blends", sequence.num_blends));
-            }
-            if !sequence.events.is_empty() {
-                details.push_str(&format!(", {} events", sequence.events.len()));
-            }
-            if sequence.animation.is_none() {
-                details.push_str(", unavailable");
-            }
-            let response = ui
-                .selectable_label(state.sequence == i, sequence.label.as_str())
-                .on_hover_text(format!("#{i}, activity {}: {details}", sequence.activity));
-            if response.clicked() {
-                commands.push(Command::SelectSequence(i));
-            }
-        }
+        });
     });
 }
 
