@@ -7,9 +7,10 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::Vec4;
 
-/// `sin x` for |x| ≤ π/2 + 0.1: Taylor series to x¹³ (truncation error below 1e-9).
+/// `sin x` for |x| ≤ π/2 + 0.1 (a slerp's arguments, and reduced angles): Taylor series to
+/// x¹³ (truncation error below 1e-9).
 #[inline]
-fn sin_kernel(x: f32) -> f32 {
+pub fn sin_small(x: f32) -> f32 {
     let x2 = x * x;
     let p = 1.0 / 6_227_020_800.0_f32;
     let p = p * x2 - 1.0 / 39_916_800.0;
@@ -33,12 +34,6 @@ pub fn sin_short(x: f32) -> f32 {
     x + x * x2 * p
 }
 
-/// `sin x` for x in [−0.1, π/2 + 0.1], the arguments of a slerp.
-#[inline]
-pub fn sin_small(x: f32) -> f32 {
-    sin_kernel(x)
-}
-
 /// `cos x` for |x| ≤ π/2: Taylor series to x¹⁴ (truncation error below 1e-8).
 #[inline]
 fn cos_kernel(x: f32) -> f32 {
@@ -58,7 +53,7 @@ fn cos_kernel(x: f32) -> f32 {
 #[inline]
 pub fn sin_cos(x: f32) -> (f32, f32) {
     if x.abs() <= std::f32::consts::FRAC_PI_2 {
-        return (sin_kernel(x), cos_kernel(x));
+        return (sin_small(x), cos_kernel(x));
     }
     let x64 = f64::from(x);
     // Into [−π, π], then folded into [−π/2, π/2]: sin(π − r) = sin r, cos(π − r) = −cos r.
@@ -72,7 +67,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
         cos_sign = -1.0;
     }
     let r = r as f32;
-    (sin_kernel(r), cos_sign * cos_kernel(r))
+    (sin_small(r), cos_sign * cos_kernel(r))
 }
 
 /// `acos x` for x in [0, 1] (Abramowitz and Stegun 4.4.46, error below 2e-8).

@@ -79,28 +79,28 @@ pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
 /// Valve's terms in the same order, in single precision (C evaluates them in double; the
 /// difference is within an ulp of each element).
 pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
-    let [x, y, z, w] = q.to_array();
+    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = quaternion_matrix(q);
     // Columns of Valve's row-major matrix[row][col].
-    let x_axis =
-        Vec3A::new(1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y + 2.0 * w * z, 2.0 * x * z - 2.0 * w * y);
-    let y_axis =
-        Vec3A::new(2.0 * x * y - 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z + 2.0 * w * x);
-    let z_axis =
-        Vec3A::new(2.0 * x * z + 2.0 * w * y, 2.0 * y * z - 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
-    Affine3A { matrix3: Mat3A::from_cols(x_axis, y_axis, z_axis), translation: pos }
+    let columns = (Vec3A::new(r00, r10, r20), Vec3A::new(r01, r11, r21), Vec3A::new(r02, r12, r22));
+    Affine3A { matrix3: Mat3A::from_cols(columns.0, columns.1, columns.2), translation: pos }
+}
+
+/// `QuaternionMatrix`'s rotation, rows of Valve's `matrix[row][col]`.
+#[inline]
+fn quaternion_matrix(q: Vec4) -> [[f32; 3]; 3] {
+    let [x, y, z, w] = q.to_array();
+    [
+        [1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y],
+        [2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x],
+        [2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y],
+    ]
 }
 
 /// `ConcatTransforms(parent, bone_matrix(q, pos))`: a child bone's model-space transform, with
 /// the rotation's elements used as scalars straight away (the same sums in the same order).
 #[inline]
 pub fn concat_bone(parent: &Affine3A, q: Vec4, pos: Vec3A) -> Affine3A {
-    let [x, y, z, w] = q.to_array();
-    let (r00, r01, r02) =
-        (1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y);
-    let (r10, r11, r12) =
-        (2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x);
-    let (r20, r21, r22) =
-        (2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y);
+    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = quaternion_matrix(q);
     let (a, b, c) = (parent.matrix3.x_axis, parent.matrix3.y_axis, parent.matrix3.z_axis);
     Affine3A {
         matrix3: Mat3A::from_cols(

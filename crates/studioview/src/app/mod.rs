@@ -127,14 +127,13 @@ impl StudioApp {
         }
         self.state.evaluate();
         egui::CentralPanel::default().show(ui, |ui| self.viewport.ui(ui, &mut self.state, render_state));
-        if let Some(error) = self.state.last_error().map(str::to_owned)
-            && self.state.messages.last().is_some_and(|(_, t)| *t == error)
-        {
+        // The banner shows while the newest message is an error.
+        if let Some((state::Level::Error, error)) = self.state.messages.last() {
             egui::Area::new(egui::Id::unique("error banner"))
                 .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 40.0))
                 .show(&ctx, |ui| {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
-                        ui.colored_label(egui::Color32::from_rgb(255, 110, 110), error);
+                        ui.colored_label(egui::Color32::from_rgb(255, 110, 110), error.as_str());
                     });
                 });
         }

@@ -39,6 +39,11 @@ pub enum Level {
     Error,
 }
 
+/// Every controller's setting at rest.
+fn rest_settings(model: &Model) -> Vec<u8> {
+    model.bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect()
+}
+
 /// The viewer's state.
 pub struct AppState {
     /// The current model.
@@ -152,7 +157,7 @@ impl AppState {
         self.frame = 0.0;
         self.loops = 0.0;
         self.blend = [0, 0];
-        self.controllers = model.bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect();
+        self.controllers = rest_settings(&model);
         self.mouth = 0;
         self.body = 0;
         self.skin = 0;
@@ -257,8 +262,7 @@ impl AppState {
                 self.dirty = true;
             }
             Command::ResetControllers => {
-                self.controllers =
-                    self.model().bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect();
+                self.controllers = rest_settings(self.model());
                 self.mouth = 0;
                 self.dirty = true;
             }

@@ -9,7 +9,6 @@ pub mod timeline;
 pub mod viewport;
 
 use super::command::Command;
-use super::state::AppState;
 
 /// Commands gathered during one frame of UI, applied after it.
 pub type Commands = Vec<Command>;
@@ -26,9 +25,6 @@ pub fn value_to_byte(value: f32, start: f32, end: f32) -> u8 {
     }
     ((value - start) / (end - start) * 255.0).round().clamp(0.0, 255.0) as u8
 }
-
-#[allow(dead_code)]
-fn _assert_state(_: &AppState) {}
 
 #[cfg(test)]
 mod tests {

@@ -95,7 +95,7 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
         ui.label(format!("companion file: {}", companion.display()));
     }
     ui.separator();
-    for (i, part) in model.body_parts.iter().enumerate() {
+    for part in &model.body_parts {
         if part.submodels.len() < 2 {
             continue;
         }
@@ -113,7 +113,6 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
                     }
                 }
             });
-        let _ = i;
     }
     let families = model.skins.num_families();
     if families > 1 {

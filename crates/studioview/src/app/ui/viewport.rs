@@ -96,7 +96,7 @@ impl Viewport {
                 pixels.0,
                 pixels.1,
                 gpu.renderer.sample_count,
-                wgpu_binding(),
+                eframe::wgpu::TextureUsages::TEXTURE_BINDING,
             );
             // egui composes in gamma space: it takes the image's sRGB bytes as they are.
             let view = target.texture().create_view(&eframe::wgpu::TextureViewDescriptor {
@@ -108,12 +108,15 @@ impl Viewport {
                 Some(id) => egui_renderer.update_egui_texture_from_wgpu_texture(
                     &gpu.context.device,
                     &view,
-                    wgpu_linear(),
+                    eframe::wgpu::FilterMode::Linear,
                     id,
                 ),
                 None => {
-                    gpu.texture =
-                        Some(egui_renderer.register_native_texture(&gpu.context.device, &view, wgpu_linear()))
+                    gpu.texture = Some(egui_renderer.register_native_texture(
+                        &gpu.context.device,
+                        &view,
+                        eframe::wgpu::FilterMode::Linear,
+                    ))
                 }
             }
             gpu.target = Some(target);
@@ -140,14 +143,6 @@ impl Viewport {
         }
         labels(ui, rect, state);
     }
-}
-
-fn wgpu_binding() -> eframe::wgpu::TextureUsages {
-    eframe::wgpu::TextureUsages::TEXTURE_BINDING
-}
-
-fn wgpu_linear() -> eframe::wgpu::FilterMode {
-    eframe::wgpu::FilterMode::Linear
 }
 
 /// Renders the scene into the viewport's texture (and, when asked, saves it).
