@@ -3,6 +3,11 @@
 //
 // Skinning is rigid, as in the format: each vertex and each normal follows one bone
 // (goldsrc-geometry.md, "Submodels").
+//
+// No branch depends on a uniform alone: Mesa's software Vulkan driver (lavapipe) inlines the
+// uniforms such a branch reads and compiles the shader again whenever their bind group is
+// bound, which cost a shader compilation, and memory never given back, per mesh per frame.
+// The choices are made with select() instead.
 
 struct Bones {
     model_from_bone: array<mat4x4<f32>, 256>,
@@ -42,36 +47,29 @@ fn vs_main(in: VertexIn) -> VertexOut {
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
     out.normal = normal;
-    if texture_params.params.z > 0.5 {
-        // Chrome: texture coordinates from the normal as seen from the eye.
-        let view_normal = normalize((frame.view_from_model * vec4<f32>(normal, 0.0)).xyz);
-        out.uv = vec2<f32>(view_normal.x * 0.5 + 0.5, 0.5 - view_normal.y * 0.5);
-    } else {
-        out.uv = in.texel * texture_params.params.xy;
-    }
+    // Chrome: texture coordinates from the normal as seen from the eye.
+    let view_normal = normalize((frame.view_from_model * vec4<f32>(normal, 0.0)).xyz);
+    let chrome_uv = vec2<f32>(view_normal.x * 0.5 + 0.5, 0.5 - view_normal.y * 0.5);
+    out.uv = select(in.texel * texture_params.params.xy, chrome_uv, texture_params.params.z > 0.5);
     return out;
 }
 
 fn shade(in: VertexOut) -> f32 {
-    if frame.options.z < 0.5 {
-        return 1.0;
-    }
-    var n = normalize(in.normal);
-    if frame.options.x > 0.5 {
-        // Flat shading: the face's own normal.
-        n = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
-        if dot(n, frame.light.xyz) > 0.0 {
-            n = -n;
-        }
-    }
+    // Flat shading: the face's own normal, turned towards the light's side.
+    let face = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
+    let flat_normal = select(face, -face, dot(face, frame.light.xyz) > 0.0);
+    let n = select(normalize(in.normal), flat_normal, frame.options.x > 0.5);
     let diffuse = max(dot(n, -frame.light.xyz), 0.0);
-    return min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
+    let lit = min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
+    // Unlit (fullbright) when options.z is 0.
+    return select(lit, 1.0, frame.options.z < 0.5);
 }
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let texel = textureSample(skin_texture, skin_sampler, in.uv);
-    if texture_params.params.w > 0.5 && texel.a < 0.5 {
+    // Masked textures (params.w = 1) drop texels below half alpha; others (0) drop none.
+    if texel.a < 0.5 * texture_params.params.w {
         discard;
     }
     let light = shade(in);

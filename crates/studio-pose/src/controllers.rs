@@ -47,6 +47,60 @@ pub fn adjustments(controllers: &[BoneController], bytes: ControllerBytes, adj: 
     }
 }
 
+/// The setting that puts `controller` nearest 0 in its own units (degrees or units; a looping
+/// rotation measured the short way round from 0): the neutral the game's `SetBoneController(0)`
+/// and other viewers start from. A user controller's byte (0–255) or the mouth's (0–64); the
+/// first of equally near settings.
+pub fn neutral_byte(controller: &BoneController) -> u8 {
+    let highest = match controller.input() {
+        Some(ControllerInput::User(_)) => 255u8,
+        Some(ControllerInput::Mouth) => 64,
+        None => return 0,
+    };
+    let distance = |byte: u8| {
+        let bytes = ControllerBytes { user: [byte; 4], mouth: byte };
+        let value = f64::from(adjustment(controller, bytes));
+        if controller.is_rloop() && matches!(controller.degree_of_freedom(), Some(3..=5)) {
+            let turn = std::f64::consts::TAU;
+            (value - (value / turn).round() * turn).abs()
+        } else {
+            value.abs()
+        }
+    };
+    let mut best = (0u8, f64::INFINITY);
+    for byte in 0..=highest {
+        let d = distance(byte);
+        // Nearer by more than rounding; NaN (a broken range) never wins, so byte 0 stays.
+        if d < best.1 - 1e-6 {
+            best = (byte, d);
+        }
+    }
+    best.0
+}
+
+/// The neutral entity state for `controllers`: each user slot and the mouth at
+/// [`neutral_byte`] of the first controller reading it (0 where none does).
+pub fn neutral_bytes(controllers: &[BoneController]) -> ControllerBytes {
+    let mut bytes = ControllerBytes::default();
+    let mut set = [false; 5];
+    for controller in controllers {
+        let slot = match controller.input() {
+            Some(ControllerInput::User(i)) => i,
+            Some(ControllerInput::Mouth) => 4,
+            None => continue,
+        };
+        if !set[slot] {
+            set[slot] = true;
+            let byte = neutral_byte(controller);
+            match slot {
+                4 => bytes.mouth = byte,
+                i => bytes.user[i] = byte,
+            }
+        }
+    }
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +146,27 @@ mod tests {
     fn unknown_types_and_inputs_do_nothing() {
         assert_eq!(adjustment(&controller(0x40, 1.0, 2.0, 0), bytes(9, 0)), 0.0);
         assert_eq!(adjustment(&controller(studio_model::motion::STUDIO_X, 1.0, 2.0, -1), bytes(9, 0)), 0.0);
+    }
+
+    #[test]
+    fn neutral_settings_are_nearest_zero_in_their_own_units() {
+        // The soldier's spine: −22.5°..22.5°, where byte 0 twists it by −22.5°.
+        let spine = controller(studio_model::motion::STUDIO_XR, -22.5, 22.5, 0);
+        assert_eq!(neutral_byte(&spine), 127);
+        assert!(adjustment(&spine, bytes(127, 0)).abs() < 0.2f32.to_radians());
+        // A range that does not hold 0: its end nearer 0.
+        assert_eq!(neutral_byte(&controller(studio_model::motion::STUDIO_YR, 10.0, 40.0, 1)), 0);
+        assert_eq!(neutral_byte(&controller(studio_model::motion::STUDIO_YR, -40.0, -10.0, 1)), 255);
+        // A backwards range and a translation.
+        assert_eq!(neutral_byte(&controller(studio_model::motion::STUDIO_ZR, 90.0, -90.0, 2)), 127);
+        assert_eq!(neutral_byte(&controller(studio_model::motion::STUDIO_Z, -5.0, 15.0, 3)), 64);
+        // A looping rotor from 180°: half a turn on, back at 0.
+        let rotor =
+            controller(studio_model::motion::STUDIO_ZR | studio_model::motion::STUDIO_RLOOP, 180.0, 540.0, 1);
+        assert_eq!(neutral_byte(&rotor), 128);
+        // The mouth is already closed at 0.
+        assert_eq!(neutral_byte(&controller(studio_model::motion::STUDIO_XR, 0.0, 30.0, 4)), 0);
+        let all = [spine, controller(studio_model::motion::STUDIO_XR, 0.0, 30.0, 4)];
+        assert_eq!(neutral_bytes(&all), ControllerBytes { user: [127, 0, 0, 0], mouth: 0 });
     }
 }

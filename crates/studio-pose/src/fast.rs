@@ -112,10 +112,7 @@ pub fn quaternion_from_half_angles(half: [(f32, f32); 3]) -> Vec4 {
 /// How Valve's slerp goes from one quaternion to another, worked out once for any `t`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SlerpSetup {
-    /// The quaternions are equal: the result is the first (Valve's lerp of a quaternion with
-    /// itself gives it back to within rounding).
-    Same,
-    /// Within 1e-6 of each other: a lerp, towards the second negated if `flip`.
+    /// `1 − cos ω ≤ 1e-6`: Valve's lerp, towards the second negated if `flip`.
     Lerp {
         /// Whether the second quaternion is negated (the shorter way round).
         flip: bool,
@@ -129,25 +126,50 @@ pub enum SlerpSetup {
         /// 1 / sin ω.
         inv_sin: f32,
     },
-    /// Opposite quaternions (only degenerate input): Valve's own branch.
+    /// `1 + cos ω ≤ 1e-6` (opposite quaternions, only degenerate input): Valve's own branch.
     Full,
 }
 
-/// Valve's choices in `QuaternionSlerp` for `p` and `q`. Valve negates `q` when
-/// |p − q|² > |p + q|², that is when p · q < 0 (the two differ by 4 p · q); the sign of the dot
-/// product is tested directly.
+/// Valve's test in `QuaternionSlerp` for negating `q`: |p − q|² > |p + q|², each sum of squares
+/// formed in float in index order, as the C loop does. Mathematically this is p · q < 0, but
+/// near p · q = 0 the two roundings decide differently, and the game follows this one.
+#[inline]
+pub fn valve_flips(p: Vec4, q: Vec4) -> bool {
+    let (d, s) = (p - q, p + q);
+    let (d, s) = (d * d, s * s);
+    // Each lane's square is the C expression's; the sums run in the C loop's order.
+    let a = ((d.x + d.y) + d.z) + d.w;
+    let b = ((s.x + s.y) + s.z) + s.w;
+    a > b
+}
+
+/// `cos ω` as Valve's slerp forms it: `p[0]*q[0] + p[1]*q[1] + p[2]*q[2] + p[3]*q[3]` in float,
+/// left to right (no fused multiply-add, unlike a SIMD dot product).
+#[inline]
+pub fn valve_cosom(p: Vec4, q: Vec4) -> f32 {
+    let m = p * q;
+    ((m.x + m.y) + m.z) + m.w
+}
+
+/// `acos x` for x in [−1, 1]: [`acos_unit`], mirrored for negative x (which Valve's flip rule
+/// leaves only within rounding of 0).
+#[inline]
+fn acos_signed(x: f32) -> f32 {
+    if x >= 0.0 { acos_unit(x) } else { std::f32::consts::PI - acos_unit(-x) }
+}
+
+/// Valve's choices in `QuaternionSlerp` for `p` and `q`, each made with Valve's float arithmetic
+/// in Valve's order ([`valve_flips`], [`valve_cosom`], and the `1 ± cos ω > 1e-6` tests in
+/// double as C promotes them), so every branch goes the way the game's does.
 #[inline]
 pub fn slerp_setup(p: Vec4, q: Vec4) -> SlerpSetup {
-    if p == q {
-        return SlerpSetup::Same;
-    }
-    let dot = p.dot(q);
-    let flip = dot < 0.0;
-    let cosom = dot.abs();
-    if 1.0 + f64::from(cosom) <= 0.000001 {
+    let flip = valve_flips(p, q);
+    let cosom = f64::from(valve_cosom(p, if flip { -q } else { q }));
+    if 1.0 + cosom <= 0.000001 {
         SlerpSetup::Full
-    } else if 1.0 - f64::from(cosom) > 0.000001 {
-        let omega = acos_unit(cosom);
+    } else if 1.0 - cosom > 0.000001 {
+        // C takes acos in double and keeps ω in a float.
+        let omega = acos_signed(cosom as f32);
         SlerpSetup::Slerp { flip, omega, inv_sin: 1.0 / sin_small(omega) }
     } else {
         SlerpSetup::Lerp { flip }
@@ -158,10 +180,9 @@ pub fn slerp_setup(p: Vec4, q: Vec4) -> SlerpSetup {
 #[inline]
 pub fn slerp_with(setup: SlerpSetup, p: Vec4, q: Vec4, t: f32) -> Vec4 {
     match setup {
-        SlerpSetup::Same => p,
         SlerpSetup::Lerp { flip } => p * (1.0 - t) + if flip { -q } else { q } * t,
         SlerpSetup::Slerp { flip, omega, inv_sin } => {
-            // t stays within [−0.01, 1.01], so both arguments stay below 1.01 ω.
+            // t stays within [−0.01, 1.01], so both arguments stay below 1.01 ω (ω ≤ π/2 + 1e-7).
             let sin = if omega < SHORT_SERIES_LIMIT { sin_short } else { sin_small };
             let sclp = sin((1.0 - t) * omega) * inv_sin;
             let sclq = sin(t * omega) * inv_sin;

@@ -25,5 +25,5 @@ pub mod sample;
 pub mod table;
 pub mod workload;
 
-pub use controllers::ControllerBytes;
+pub use controllers::{ControllerBytes, neutral_bytes};
 pub use pose::{Pose, PoseError, PoseEvaluator, PoseRequest};

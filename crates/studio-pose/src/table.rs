@@ -119,10 +119,10 @@ pub fn has_rotation_controller(bone: &Bone) -> bool {
     bone.controllers[3..].iter().any(Option::is_some)
 }
 
-/// Sets up the slerp from `key` to `next` as [`crate::fast::quaternion_slerp`] would.
+/// Sets up the slerp from `key` to `next` as Valve's `QuaternionSlerp` decides it
+/// ([`crate::fast::slerp_setup`]).
 fn plan_slerp(key: &mut Key, next: Vec4) {
     key.motion = match slerp_setup(key.quaternion(), next) {
-        SlerpSetup::Same => Motion::Same,
         SlerpSetup::Full => Motion::Full,
         SlerpSetup::Lerp { flip } => {
             key.hold |= if flip { FLIP } else { 0 };
@@ -197,14 +197,18 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let mut keys = Vec::new();
     let mut spans = Vec::with_capacity(blends * bones);
     let mut scratch = Vec::with_capacity(frames + 1);
+    let mut angles = Vec::with_capacity(frames + 1);
     for blend in 0..blends {
         for (b, (bone, anim)) in model.bones.iter().zip(animation.blend(blend)?).enumerate() {
             scratch.clear();
             raw_keys(data, anim, frames, &mut scratch)?;
             let controlled = has_rotation_controller(bone);
+            angles.clear();
             for key in &mut scratch {
                 let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
-                let angles = [angle(0), angle(1), angle(2)];
+                let angles_here = [angle(0), angle(1), angle(2)];
+                angles.push(angles_here);
+                let angles = angles_here;
                 key.rotation = if controlled {
                     let half = angles.map(|a| (f64::from(a) * 0.5).sin_cos());
                     [half[0].0, half[0].1, half[1].0, half[1].1, half[2].0, half[2].1].map(|v| v as f32)
@@ -215,8 +219,12 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             }
             if !controlled {
                 for k in 0..frames {
-                    let next = scratch[k + 1].quaternion();
-                    plan_slerp(&mut scratch[k], next);
+                    // Valve slerps only when the angles differ (`VectorCompare`), whatever
+                    // the quaternions.
+                    if angles[k] != angles[k + 1] {
+                        let next = scratch[k + 1].quaternion();
+                        plan_slerp(&mut scratch[k], next);
+                    }
                 }
             }
             // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.

@@ -20,7 +20,7 @@ pub struct OrbitCamera {
 
 impl Default for OrbitCamera {
     fn default() -> Self {
-        Self { target: Vec3::ZERO, yaw_deg: 20.0, pitch_deg: 15.0, distance: 100.0, fov_y_deg: 50.0 }
+        Self { target: Vec3::ZERO, yaw_deg: 30.0, pitch_deg: 15.0, distance: 100.0, fov_y_deg: 50.0 }
     }
 }
 

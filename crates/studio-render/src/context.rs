@@ -30,16 +30,30 @@ pub struct GpuContext {
 
 impl GpuContext {
     /// A device with no surface, chosen as wgpu's environment variables say (`WGPU_BACKEND`,
-    /// `WGPU_ADAPTER_NAME`…); without a GPU, Mesa's lavapipe (Vulkan) or llvmpipe (GL).
+    /// `WGPU_ADAPTER_NAME`…); otherwise the primary backends (Vulkan: a GPU, or Mesa's lavapipe
+    /// without one), and OpenGL (llvmpipe) only when they offer no adapter. Not probing OpenGL
+    /// first saves its start-up time, and its EGL probe's complaints on a machine without a
+    /// desktop session.
     pub fn headless() -> Result<Self, RenderError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
-            ..Default::default()
+        let tries = match wgpu::Backends::from_env() {
+            Some(backends) => vec![backends],
+            None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
         };
-        let adapter = pollster::block_on(instance.request_adapter(&options))
-            .map_err(|e| RenderError::NoAdapter(e.to_string()))?;
-        Self::from_adapter(instance, adapter)
+        let mut failure = String::from("no backend tried");
+        for backends in tries {
+            let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+            descriptor.backends = backends;
+            let instance = wgpu::Instance::new(descriptor);
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
+                ..Default::default()
+            };
+            match pollster::block_on(instance.request_adapter(&options)) {
+                Ok(adapter) => return Self::from_adapter(instance, adapter),
+                Err(error) => failure = error.to_string(),
+            }
+        }
+        Err(RenderError::NoAdapter(failure))
     }
 
     /// A device on `adapter`, with the limits every backend offers.
@@ -52,6 +66,19 @@ impl GpuContext {
         let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
             .map_err(|e| RenderError::Device(e.to_string()))?;
         Ok(Self { instance, adapter, device, queue })
+    }
+
+    /// Whether the adapter is a CPU (a software renderer such as lavapipe or llvmpipe), where
+    /// every sample is paid for by the processor.
+    pub fn is_software(&self) -> bool {
+        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// Samples per pixel for an interactive view: 1 on a software renderer (where 4× MSAA costs
+    /// several times the fill work of the processor that also runs the app), otherwise
+    /// [`Self::sample_count`].
+    pub fn interactive_sample_count(&self, format: wgpu::TextureFormat) -> u32 {
+        if self.is_software() { 1 } else { self.sample_count(format) }
     }
 
     /// The most samples per pixel the adapter offers for `format`, up to 4.

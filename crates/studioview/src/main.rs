@@ -100,6 +100,9 @@ fn main() -> ExitCode {
         Command::Check { paths } => check::run(&paths),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
         Command::Render { model, out, seq, pose, body, skin, size, show, yaw, pitch } => {
+            if let Some(code) = render_cmd::rerun_quietly() {
+                return code;
+            }
             render_cmd::run(&render_cmd::RenderArgs {
                 model,
                 out,

@@ -83,25 +83,31 @@ pub struct PoseArgs {
     /// The two blending bytes, 0-255.
     #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
     pub blend: Vec<u8>,
-    /// The four controller bytes, 0-255.
-    #[arg(long, value_delimiter = ',', num_args = 1..=4, default_value = "0,0,0,0")]
-    pub controller: Vec<u8>,
-    /// The mouth byte, 0-64.
-    #[arg(long, default_value_t = 0)]
-    pub mouth: u8,
+    /// The four controller bytes, 0-255 (by default each controller's neutral setting, the
+    /// one nearest 0 degrees or units).
+    #[arg(long, value_delimiter = ',', num_args = 1..=4)]
+    pub controller: Option<Vec<u8>>,
+    /// The mouth byte, 0-64 (by default the mouth's neutral setting).
+    #[arg(long)]
+    pub mouth: Option<u8>,
 }
 
 impl PoseArgs {
-    /// The request for `sequence` (missing bytes are 0).
-    pub fn request(&self, sequence: usize) -> PoseRequest {
+    /// The request for `sequence` of `model`: missing blend bytes are 0, controllers and the
+    /// mouth not given take their neutral settings.
+    pub fn request(&self, model: &Model, sequence: usize) -> PoseRequest {
         let byte = |values: &[u8], i: usize| values.get(i).copied().unwrap_or(0);
+        let neutral = studio_pose::neutral_bytes(&model.bone_controllers);
         PoseRequest {
             sequence,
             frame: self.frame,
             blend: [byte(&self.blend, 0), byte(&self.blend, 1)],
             controllers: ControllerBytes {
-                user: std::array::from_fn(|i| byte(&self.controller, i)),
-                mouth: self.mouth,
+                user: match &self.controller {
+                    Some(given) => std::array::from_fn(|i| byte(given, i)),
+                    None => neutral.user,
+                },
+                mouth: self.mouth.unwrap_or(neutral.mouth),
             },
         }
     }
@@ -119,7 +125,7 @@ pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
     };
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
-    match evaluator.evaluate(&args.request(sequence), &mut pose) {
+    match evaluator.evaluate(&args.request(&model, sequence), &mut pose) {
         Ok(()) => {
             println!("{}", pose_json(&pose));
             ExitCode::SUCCESS

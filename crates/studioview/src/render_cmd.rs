@@ -91,6 +91,30 @@ pub fn run(args: &RenderArgs) -> ExitCode {
     }
 }
 
+/// On a machine without a desktop session (no usable `XDG_RUNTIME_DIR`), Mesa's Vulkan
+/// device-selection layer asks libwayland for a display, which prints
+/// `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` although nothing failed.
+/// The layer only chooses between several GPUs; this runs the same command again with it
+/// switched off (`NODEVICE_SELECT=1`, its documented switch; the variable cannot be set safely
+/// in this process) and returns that run's exit code, or `None` when this run can go ahead.
+pub fn rerun_quietly() -> Option<ExitCode> {
+    let runtime_dir_usable = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| Path::new(&d).is_dir());
+    if runtime_dir_usable || std::env::var_os("NODEVICE_SELECT").is_some() {
+        return None;
+    }
+    let exe = std::env::current_exe().ok()?;
+    let status = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env("NODEVICE_SELECT", "1")
+        .status()
+        .ok()?;
+    Some(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::FAILURE,
+    })
+}
+
 fn render(args: &RenderArgs) -> Result<(), String> {
     let model = Arc::new(crate::demo::load_or_demo(args.model.as_deref())?);
     let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence).ok_or_else(|| {
@@ -104,7 +128,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let mut pose = Pose::new(&model);
     let mut evaluator = PoseEvaluator::new(model.clone());
     if !model.sequences.is_empty() {
-        evaluator.evaluate(&args.pose.request(sequence), &mut pose).map_err(|e| e.to_string())?;
+        evaluator.evaluate(&args.pose.request(&model, sequence), &mut pose).map_err(|e| e.to_string())?;
     }
     let context = GpuContext::headless().map_err(|e| e.to_string())?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);

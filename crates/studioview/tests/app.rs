@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use studioview::app::StudioApp;
 use studioview::app::settings::Settings;
 
@@ -164,4 +164,91 @@ fn a_sequence_with_an_absurd_fps_plays_without_hanging() {
     h.run_steps(3);
     let state = &h.state().state;
     assert!(state.frame.is_finite() && state.frame >= 0.0 && state.frame < 31.0, "frame {}", state.frame);
+}
+
+/// The demo model saved under a long file name, with a long internal name (a Windows path, as
+/// real models carry).
+fn long_named_model() -> PathBuf {
+    let mut model = studioview::demo::demo_model().unwrap();
+    model.header.name = r"C:\Program Files (x86)\Steam\steamapps\common\Half-Life\valve\models\player\gordon_reference_v2.mdl".into();
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("a folder with a rather long name for a model viewer");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("a_model_with_a_very_long_file_name_that_would_widen_a_panel.mdl");
+    std::fs::write(&path, studio_model::write(&model).unwrap().main).unwrap();
+    path
+}
+
+/// The text a node shows: a widget's label, or a label's own text (its value).
+fn text_of(node: &egui_kittest::kittest::AccessKitNode<'_>) -> Option<String> {
+    node.label().or_else(|| node.value())
+}
+
+#[test]
+fn panels_fit_their_texts_at_both_window_sizes() {
+    let path = long_named_model();
+    for (width, height) in [(1280.0, 800.0), (1024.0, 700.0)] {
+        let app = StudioApp::new(Settings::default(), Some(path.clone()));
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(width, height))
+            .build_ui_state(|ui, app: &mut StudioApp| app.show(ui, None), app);
+        h.run_steps(3);
+        let layout = h.state().layout;
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(width, height));
+        assert!(
+            layout.viewport.width() >= 0.36 * width,
+            "{width}×{height}: the viewport keeps {} points of width",
+            layout.viewport.width()
+        );
+        let panels = [
+            ("menu", layout.menu),
+            ("left", layout.left),
+            ("right", layout.right),
+            ("bottom", layout.bottom),
+        ];
+        let line = 14.0 * 1.6;
+        let mut checked = 0;
+        for node in h.query_all_by(|n| text_of(n).is_some_and(|t| !t.is_empty())) {
+            let rect = node.rect();
+            let access = node.accesskit_node();
+            let label = text_of(&access).unwrap_or_default();
+            let Some((panel, area)) = panels.iter().find(|(_, r)| r.contains(rect.center())) else {
+                continue;
+            };
+            // Rows scrolled out of a list's view are clipped by it, not laid out wrong; a
+            // panel's resize handle straddles its edge.
+            if rect.min.y < area.min.y || rect.max.y > area.max.y || label == "Resize panel" {
+                continue;
+            }
+            checked += 1;
+            assert!(
+                rect.min.x >= area.min.x - 1.0
+                    && rect.max.x <= area.max.x + 1.0
+                    && window.contains_rect(rect),
+                "{width}×{height}: {label:?} at {rect:?} leaves the {panel} panel {area:?}"
+            );
+            if access.role() == egui::accesskit::Role::Label && label.chars().count() > 3 {
+                assert!(rect.height() <= 2.0 * line, "{width}×{height}: {label:?} wraps: {rect:?}");
+            }
+        }
+        assert!(checked > 40, "{width}×{height}: only {checked} texts found");
+        // The long texts are shortened in the middle, with their ends kept.
+        let elided = h.query_all_by(|n| text_of(n).is_some_and(|t| t.contains('…'))).count();
+        assert!(elided >= 2, "{width}×{height}: the long name and path are elided ({elided} texts)");
+    }
+}
+
+#[test]
+fn controllers_start_at_their_neutral_settings() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let mut h = harness(StudioApp::new(Settings::default(), Some(shared.join("models/ns/soldier.mdl"))));
+    h.run_steps(2);
+    // The soldier's four spine controllers run −22.5°..22.5°: 127 is nearest 0°.
+    assert_eq!(h.state().state.controllers, vec![127, 127, 127, 127]);
+    slider(&h, "Controller 0").set_value_accesskit(10.0);
+    h.run_steps(2);
+    assert_ne!(h.state().state.controllers[0], 127);
+    h.get_by_label("Reset controllers").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.controllers, vec![127, 127, 127, 127], "reset returns to neutral");
 }

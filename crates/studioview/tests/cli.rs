@@ -24,7 +24,17 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn check_reports_every_shared_model_ok_and_skips_companions() {
     let Some(shared) = shared() else { return };
-    let out = studioview(&["check", shared.to_str().unwrap()]);
+    // The Half-Life models: the fixtures' own folder (not its Source models below it, which
+    // are another format) copied to a scratch folder, and the Natural Selection models.
+    let fixtures = scratch("goldsrc-fixtures");
+    for entry in std::fs::read_dir(shared.join("fixtures")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mdl") {
+            std::fs::copy(&path, fixtures.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let ns = shared.join("models/ns");
+    let out = studioview(&["check", fixtures.to_str().unwrap(), ns.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -293,4 +303,79 @@ fn render_writes_a_png_of_the_model() {
     let bad =
         studioview(&["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--size", "0x5"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Pixels of the demo critter's eyes (white discs on the front of its head) in a render from
+/// `yaw` degrees, level with it.
+fn eye_pixels(dir: &Path, yaw: &str) -> usize {
+    let out = dir.join(format!("front-{yaw}.png"));
+    let result = studioview(&[
+        "render",
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "240x240",
+        "--seq",
+        "idle",
+        "--show",
+        "mesh",
+        "--yaw",
+        yaw,
+        "--pitch",
+        "0",
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (_, _, pixels) = read_png(&out);
+    pixels.chunks(4).filter(|p| p[0] > 200 && p[1] > 200 && p[2] > 200).count()
+}
+
+#[test]
+fn yaw_0_looks_at_the_models_face_and_180_at_its_back() {
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping");
+        return;
+    }
+    let dir = scratch("front");
+    // Studio models face +X; the demo's eyes are on the front of its head.
+    let front = eye_pixels(&dir, "0");
+    let back = eye_pixels(&dir, "180");
+    assert!(front >= 20, "the eyes show from the front ({front} white pixels)");
+    // From behind, at most a glint of the chrome rotor on its head.
+    assert!(back * 10 <= front, "the eyes do not show from behind ({back} white pixels vs {front})");
+}
+
+#[test]
+fn render_says_nothing_when_it_succeeds() {
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping");
+        return;
+    }
+    let dir = scratch("quiet");
+    let out = dir.join("demo.png");
+    // As on a machine without a desktop session.
+    let result = Command::new(env!("CARGO_BIN_EXE_studioview"))
+        .args(["render", "--out", out.to_str().unwrap(), "--size", "64x64"])
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert_eq!(text(&result.stderr), "", "nothing on stderr");
+}
+
+#[test]
+fn pose_starts_controllers_at_their_neutral_settings() {
+    let Some(shared) = shared() else { return };
+    let model = shared.join("models/ns/soldier.mdl");
+    let pose = |extra: &[&str]| {
+        let mut args = vec!["pose", model.to_str().unwrap(), "--seq", "idle1"];
+        args.extend_from_slice(extra);
+        let out = studioview(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    // The soldier's spine controllers run −22.5°..22.5°: 127 is nearest 0°.
+    assert_eq!(pose(&[]), pose(&["--controller", "127,127,127,127"]));
+    assert_ne!(pose(&[]), pose(&["--controller", "0,0,0,0"]));
 }

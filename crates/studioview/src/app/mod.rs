@@ -17,6 +17,13 @@ use ui::viewport::Viewport;
 /// Key the settings are stored under.
 const SETTINGS_KEY: &str = "studioview settings";
 
+/// Time between the frames drawn while a sequence plays: at most 60 per second.
+const PLAYBACK_FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
+
+/// The longest step of the playback clock, in seconds: playback follows the wall clock however
+/// slowly frames come, except across a stall this long (a modal dialog, a suspended process).
+const MAX_CLOCK_STEP: f64 = 1.0;
+
 /// The viewer.
 pub struct StudioApp {
     /// The state the panels show.
@@ -27,6 +34,37 @@ pub struct StudioApp {
     texture: usize,
     textures: TextureCache,
     title: String,
+    /// When the last frame that advanced the clock ran (egui's input time), while playing.
+    clock: Option<f64>,
+    /// Where the last frame put each panel.
+    pub layout: Layout,
+}
+
+/// The rectangles of the window's panels in the last frame, in points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    /// The menu bar.
+    pub menu: egui::Rect,
+    /// Sequences, playback, blends and controllers.
+    pub left: egui::Rect,
+    /// Display options and the model's tabs.
+    pub right: egui::Rect,
+    /// Timeline, events and messages.
+    pub bottom: egui::Rect,
+    /// The 3D viewport.
+    pub viewport: egui::Rect,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self {
+            menu: egui::Rect::NOTHING,
+            left: egui::Rect::NOTHING,
+            right: egui::Rect::NOTHING,
+            bottom: egui::Rect::NOTHING,
+            viewport: egui::Rect::NOTHING,
+        }
+    }
 }
 
 impl StudioApp {
@@ -44,6 +82,8 @@ impl StudioApp {
             texture: 0,
             textures: TextureCache::default(),
             title: String::new(),
+            clock: None,
+            layout: Layout::default(),
         }
     }
 
@@ -89,44 +129,71 @@ impl StudioApp {
         let ctx = ui.ctx().clone();
         let mut commands = ui::Commands::new();
         self.input(&ctx, &mut commands);
-        let dt = ctx.input(|i| i.stable_dt).min(0.1);
-        self.state.advance(dt);
+        // Wall-clock time since the last frame: at 8 frames per second the animation still runs
+        // at its own speed, not in slow motion.
+        let now = ctx.input(|i| i.time);
+        let dt = match self.clock {
+            Some(then) if self.state.playing => (now - then).clamp(0.0, MAX_CLOCK_STEP),
+            _ => 0.0,
+        };
+        self.clock = self.state.playing.then_some(now);
+        self.state.advance(dt as f32);
 
-        egui::Panel::top("menu").show(ui, |ui| {
-            ui::menu::menu_ui(ui, &mut self.state, &mut commands, &mut self.viewport.screenshot);
-        });
-        egui::Panel::left("sequences").default_size(270.0).resizable(true).show(ui, |ui| {
-            egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
-                ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, &mut commands);
+        self.layout.menu = egui::Panel::top("menu")
+            .show(ui, |ui| {
+                ui::menu::menu_ui(ui, &mut self.state, &mut commands, &mut self.viewport.screenshot);
+            })
+            .response
+            .rect;
+        // Side panels keep to their widths whatever their texts: long ones are elided.
+        let left =
+            egui::Panel::left("sequences").default_size(290.0).size_range(200.0..=480.0).resizable(true);
+        self.layout.left = left
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
+                    ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, &mut commands);
+                    ui.separator();
+                    ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
+                    ui.separator();
+                    ui::controls::blends_ui(ui, &mut self.state, &mut commands);
+                    ui::controls::controllers_ui(ui, &mut self.state, &mut commands);
+                });
+            })
+            .response
+            .rect;
+        let right = egui::Panel::right("model").default_size(280.0).size_range(220.0..=520.0).resizable(true);
+        self.layout.right = right
+            .show(ui, |ui| {
+                ui::display::display_ui(ui, &mut self.state);
                 ui.separator();
-                ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
+                ui::model_panel::model_ui(
+                    ui,
+                    &mut self.state,
+                    &mut self.tab,
+                    &mut self.texture,
+                    &mut self.textures,
+                    &mut commands,
+                );
+            })
+            .response
+            .rect;
+        let bottom = egui::Panel::bottom("timeline").default_size(150.0).resizable(true);
+        self.layout.bottom = bottom
+            .show(ui, |ui| {
+                ui::timeline::timeline_ui(ui, &mut self.state, &mut commands);
                 ui.separator();
-                ui::controls::blends_ui(ui, &mut self.state, &mut commands);
-                ui::controls::controllers_ui(ui, &mut self.state, &mut commands);
-            });
-        });
-        egui::Panel::right("model").default_size(320.0).resizable(true).show(ui, |ui| {
-            ui::display::display_ui(ui, &mut self.state);
-            ui.separator();
-            ui::model_panel::model_ui(
-                ui,
-                &mut self.state,
-                &mut self.tab,
-                &mut self.texture,
-                &mut self.textures,
-                &mut commands,
-            );
-        });
-        egui::Panel::bottom("timeline").default_size(150.0).resizable(true).show(ui, |ui| {
-            ui::timeline::timeline_ui(ui, &mut self.state, &mut commands);
-            ui.separator();
-            ui::timeline::log_ui(ui, &self.state);
-        });
+                ui::timeline::log_ui(ui, &self.state);
+            })
+            .response
+            .rect;
         for command in commands {
             self.state.apply(command);
         }
         self.state.evaluate();
-        egui::CentralPanel::default().show(ui, |ui| self.viewport.ui(ui, &mut self.state, render_state));
+        self.layout.viewport = egui::CentralPanel::default()
+            .show(ui, |ui| self.viewport.ui(ui, &mut self.state, render_state))
+            .response
+            .rect;
         // The banner shows while the newest message is an error.
         if let Some((state::Level::Error, error)) = self.state.messages.last() {
             egui::Area::new(egui::Id::unique("error banner"))
@@ -146,9 +213,11 @@ impl StudioApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
-        // Only a playing sequence needs more frames; otherwise egui waits for input.
+        // Only a playing sequence needs more frames; otherwise egui waits for input. A window
+        // without vertical sync (a software renderer, a virtual display) would otherwise draw
+        // as fast as the processor allows, for frames no screen shows.
         if self.state.playing {
-            ctx.request_repaint();
+            ctx.request_repaint_after(PLAYBACK_FRAME_INTERVAL);
         }
     }
 }

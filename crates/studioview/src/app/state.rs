@@ -39,9 +39,16 @@ pub enum Level {
     Error,
 }
 
-/// Every controller's setting at rest.
+/// Every controller's neutral setting: the one nearest 0 in its own units, where the game and
+/// other viewers start (the file's `rest` byte is whatever the compiler wrote, 0 on most
+/// models, which is the far end of a symmetric range).
 fn rest_settings(model: &Model) -> Vec<u8> {
-    model.bone_controllers.iter().map(|c| c.rest.clamp(0, 255) as u8).collect()
+    model.bone_controllers.iter().map(studio_pose::controllers::neutral_byte).collect()
+}
+
+/// The mouth's neutral setting.
+fn rest_mouth(model: &Model) -> u8 {
+    studio_pose::neutral_bytes(&model.bone_controllers).mouth
 }
 
 /// The viewer's state.
@@ -158,7 +165,7 @@ impl AppState {
         self.loops = 0.0;
         self.blend = [0, 0];
         self.controllers = rest_settings(&model);
-        self.mouth = 0;
+        self.mouth = rest_mouth(&model);
         self.body = 0;
         self.skin = 0;
         self.selected_bone = None;
@@ -263,7 +270,7 @@ impl AppState {
             }
             Command::ResetControllers => {
                 self.controllers = rest_settings(self.model());
-                self.mouth = 0;
+                self.mouth = rest_mouth(self.model());
                 self.dirty = true;
             }
             Command::SelectBone(bone) => self.selected_bone = bone.filter(|&b| b < self.model().bones.len()),

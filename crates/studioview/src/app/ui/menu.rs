@@ -75,6 +75,6 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             Some(path) => path.display().to_string(),
             None => "demo model".to_owned(),
         };
-        ui.label(egui::RichText::new(name).weak());
+        super::fit::colored_label(ui, name, Some(ui.visuals().weak_text_color()));
     });
 }

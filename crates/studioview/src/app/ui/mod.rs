@@ -2,6 +2,7 @@
 
 pub mod controls;
 pub mod display;
+pub mod fit;
 pub mod menu;
 pub mod model_panel;
 pub mod sequences;

@@ -71,14 +71,13 @@ pub fn model_ui(
     });
 }
 
+/// Width of the keys' column in the info tab.
+const INFO_KEY_WIDTH: f32 = 96.0;
+
 fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
     let h = &model.header;
-    egui::Grid::new("model info").num_columns(2).show(ui, |ui| {
-        let mut row = |key: &str, value: String| {
-            ui.label(key);
-            ui.label(value);
-            ui.end_row();
-        };
+    {
+        let mut row = |key: &str, value: String| super::fit::row(ui, INFO_KEY_WIDTH, key, value);
         row("name", h.name.clone());
         row("bones", model.bones.len().to_string());
         row("controllers", model.bone_controllers.len().to_string());
@@ -90,9 +89,9 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
         row("hull", format!("{} .. {}", h.min, h.max));
         row("bounding box", format!("{} .. {}", h.bbmin, h.bbmax));
         row("flags", format!("{:#x}", h.flags));
-    });
+    }
     for companion in &state.loaded.companions {
-        ui.label(format!("companion file: {}", companion.display()));
+        super::fit::row(ui, INFO_KEY_WIDTH, "companion", companion.display().to_string());
     }
     ui.separator();
     for part in &model.body_parts {

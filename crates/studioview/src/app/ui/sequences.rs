@@ -6,22 +6,37 @@ use super::Commands;
 use crate::app::command::Command;
 use crate::app::state::AppState;
 
+/// Widest a sequence's name is shown in the table; longer ones are elided in the middle.
+const SEQUENCE_NAME_WIDTH: f32 = 96.0;
+
 /// The sequence list with its search box.
 pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String, commands: &mut Commands) {
     ui.heading("Sequences");
     ui.add(egui::TextEdit::singleline(search).hint_text("search sequences").id_salt("sequence search"));
     let needle = search.to_lowercase();
-    egui::ScrollArea::vertical().id_salt("sequence list").max_height(260.0).show(ui, |ui| {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    // Scrolls sideways only in a panel made narrower than the table.
+    egui::ScrollArea::both().id_salt("sequence list").max_height(260.0).show(ui, |ui| {
+        ui.spacing_mut().item_spacing.x = 5.0;
         egui::Grid::new("sequence table").num_columns(7).striped(true).show(ui, |ui| {
-            for heading in ["name", "frames", "fps", "loop", "act", "blends", "events"] {
-                ui.label(RichText::new(heading).weak());
+            for (heading, meaning) in [
+                ("name", "the sequence's name"),
+                ("frm", "frames"),
+                ("fps", "frames per second"),
+                ("loop", "whether it loops"),
+                ("act", "activity"),
+                ("bl", "blends"),
+                ("ev", "events"),
+            ] {
+                ui.label(RichText::new(heading).weak()).on_hover_text(meaning);
             }
             ui.end_row();
             for (i, sequence) in state.model().sequences.iter().enumerate() {
                 if !needle.is_empty() && !sequence.label.to_lowercase().contains(&needle) {
                     continue;
                 }
-                let mut name = RichText::new(sequence.label.as_str());
+                let shown = super::fit::elide_middle(ui.ctx(), &sequence.label, &font, SEQUENCE_NAME_WIDTH);
+                let mut name = RichText::new(shown.as_deref().unwrap_or(&sequence.label));
                 if sequence.animation.is_none() {
                     name = name.weak();
                 }
@@ -32,7 +47,7 @@ pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String
                 };
                 if ui
                     .selectable_label(state.sequence == i, name)
-                    .on_hover_text(format!("#{i}: {hover}"))
+                    .on_hover_text(format!("#{i} {}: {hover}", sequence.label))
                     .clicked()
                 {
                     commands.push(Command::SelectSequence(i));

@@ -47,7 +47,7 @@ impl Viewport {
                 device: render_state.device.clone(),
                 queue: render_state.queue.clone(),
             };
-            let samples = context.sample_count(OFFSCREEN_FORMAT);
+            let samples = context.interactive_sample_count(OFFSCREEN_FORMAT);
             let renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
             Gpu { context, renderer, model: None, target: None, texture: None, drawn: None, screenshots: 0 }
         })
