@@ -206,14 +206,13 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             angles.clear();
             for key in &mut scratch {
                 let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
-                let angles_here = [angle(0), angle(1), angle(2)];
-                angles.push(angles_here);
-                let angles = angles_here;
+                let key_angles = [angle(0), angle(1), angle(2)];
+                angles.push(key_angles);
                 key.rotation = if controlled {
-                    let half = angles.map(|a| (f64::from(a) * 0.5).sin_cos());
+                    let half = key_angles.map(|a| (f64::from(a) * 0.5).sin_cos());
                     [half[0].0, half[0].1, half[1].0, half[1].1, half[2].0, half[2].1].map(|v| v as f32)
                 } else {
-                    let [x, y, z, w] = angle_quaternion(angles);
+                    let [x, y, z, w] = angle_quaternion(key_angles);
                     [x, y, z, w, 0.0, 0.0]
                 };
             }

@@ -39,15 +39,15 @@ impl GpuContext {
             Some(backends) => vec![backends],
             None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
         };
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
+            ..Default::default()
+        };
         let mut failure = String::from("no backend tried");
         for backends in tries {
             let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
             descriptor.backends = backends;
             let instance = wgpu::Instance::new(descriptor);
-            let options = wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
-                ..Default::default()
-            };
             match pollster::block_on(instance.request_adapter(&options)) {
                 Ok(adapter) => return Self::from_adapter(instance, adapter),
                 Err(error) => failure = error.to_string(),

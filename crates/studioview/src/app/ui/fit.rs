@@ -6,7 +6,7 @@
 const ELLIPSIS: char = '…';
 
 /// Width of `text` in `font`, laid out on one line.
-fn width(ctx: &egui::Context, text: String, font: &egui::FontId) -> f32 {
+pub fn width(ctx: &egui::Context, text: String, font: &egui::FontId) -> f32 {
     ctx.fonts_mut(|f| f.layout_no_wrap(text, font.clone(), egui::Color32::WHITE).size().x)
 }
 

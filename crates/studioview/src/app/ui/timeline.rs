@@ -22,8 +22,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
             let typed =
                 ui.add(egui::DragValue::new(&mut frame).range(range.clone()).speed(0.05).max_decimals(2));
             let font = egui::TextStyle::Body.resolve(ui.style());
-            let label =
-                ui.ctx().fonts_mut(|f| f.layout_no_wrap("Frame".into(), font, egui::Color32::WHITE).size().x);
+            let label = super::fit::width(ui.ctx(), "Frame".into(), &font);
             let track_width =
                 (ui.available_width() - label - 2.0 * ui.spacing().item_spacing.x - 4.0).max(40.0);
             ui.spacing_mut().slider_width = track_width;
