@@ -252,3 +252,50 @@ fn controllers_start_at_their_neutral_settings() {
     h.run_steps(2);
     assert_eq!(h.state().state.controllers, vec![127, 127, 127, 127], "reset returns to neutral");
 }
+
+/// The area of the triangles egui draws, in square points: every pixel of it costs a texture
+/// sample in egui's shader, a large part of a frame on a software renderer.
+fn area_egui_draws(h: &Harness<'_, StudioApp>) -> f32 {
+    let output = h.output();
+    let primitives = h.ctx.tessellate(output.shapes.clone(), output.pixels_per_point);
+    let mut area = 0.0;
+    for primitive in primitives {
+        let egui::epaint::Primitive::Mesh(mesh) = primitive.primitive else { continue };
+        for triangle in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|i| mesh.vertices[triangle[i] as usize].pos);
+            let full = ((b - a).x * (c - a).y - (b - a).y * (c - a).x).abs() / 2.0;
+            // The part inside the clip rectangle (rows scrolled away are clipped), taken as the
+            // share of the triangle's bounding box inside it.
+            let bounds = egui::Rect::from_points(&[a, b, c]);
+            if bounds.area() > 0.0 && bounds.intersects(primitive.clip_rect) {
+                let part = full * bounds.intersect(primitive.clip_rect).area() / bounds.area();
+                area += part;
+            }
+        }
+    }
+    area
+}
+
+#[test]
+fn panels_are_not_filled_the_window_is_cleared_to_their_colour() {
+    let (width, height) = (1280.0, 800.0);
+    // Run as eframe runs it (kittest's `build_ui_state` puts a filled frame round the app).
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(width, height))
+        .build_eframe(|cc| StudioApp::from_creation_context(cc, None));
+    h.run_steps(3);
+    let viewport = h.state().layout.viewport.area();
+    // Without a GPU the viewport is one filled rectangle; the rest is widgets and text (8% of
+    // the window). A filled side or bottom panel would add 15% or more.
+    let drawn = area_egui_draws(&h);
+    let widgets = drawn - viewport;
+    assert!(
+        (0.0..0.15 * width * height).contains(&widgets),
+        "egui draws {drawn} square points, {widgets} besides the viewport's {viewport}"
+    );
+    let visuals = egui::Visuals::dark();
+    assert_eq!(
+        studioview::app::ui::window_clear_color(&visuals),
+        visuals.panel_fill.to_normalized_gamma_f32()
+    );
+}

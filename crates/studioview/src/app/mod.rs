@@ -7,6 +7,7 @@ pub mod state;
 pub mod ui;
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use command::Command;
 use settings::Settings;
@@ -17,8 +18,14 @@ use ui::viewport::Viewport;
 /// Key the settings are stored under.
 const SETTINGS_KEY: &str = "studioview settings";
 
-/// Time between the frames drawn while a sequence plays: at most 60 per second.
-const PLAYBACK_FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
+/// Time between the frames drawn while a sequence plays on a GPU: 60 per second.
+const PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
+
+/// Time between the frames drawn while a sequence plays on a software renderer: 32 per second,
+/// at least 30 whatever the wake-up latency.
+/// There every frame costs the processor about 20 ms (egui redraws the whole window, and the
+/// rasterizer runs on the processor): 60 a second would take more than one core.
+const SOFTWARE_PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(31_250);
 
 /// The longest step of the playback clock, in seconds: playback follows the wall clock however
 /// slowly frames come, except across a stall this long (a modal dialog, a suspended process).
@@ -36,8 +43,21 @@ pub struct StudioApp {
     title: String,
     /// When the last frame that advanced the clock ran (egui's input time), while playing.
     clock: Option<f64>,
+    /// When the next frame is due while playing: frames keep to a beat, so the time a frame
+    /// takes to start after its wake-up does not add up into a lower rate.
+    next_frame: Option<Instant>,
     /// Where the last frame put each panel.
     pub layout: Layout,
+}
+
+/// When the frame after one that ends at `now` is due, given when this one was due: the beat
+/// holds across frames that came early (input) or a little late, and restarts after a stall.
+fn next_frame_time(due: Option<Instant>, now: Instant, interval: Duration) -> Instant {
+    match due {
+        Some(due) if now < due => due,
+        Some(due) if now < due + interval => due + interval,
+        _ => now + interval,
+    }
 }
 
 /// The rectangles of the window's panels in the last frame, in points.
@@ -83,6 +103,7 @@ impl StudioApp {
             textures: TextureCache::default(),
             title: String::new(),
             clock: None,
+            next_frame: None,
             layout: Layout::default(),
         }
     }
@@ -137,9 +158,12 @@ impl StudioApp {
             _ => 0.0,
         };
         self.clock = self.state.playing.then_some(now);
+        let previous_next = self.next_frame;
         self.state.advance(dt as f32);
 
+        let style = ui.style().clone();
         self.layout.menu = egui::Panel::top("menu")
+            .frame(ui::panel_frame(&style, false))
             .show(ui, |ui| {
                 ui::menu::menu_ui(ui, &mut self.state, &mut commands, &mut self.viewport.screenshot);
             })
@@ -148,6 +172,7 @@ impl StudioApp {
         // Side panels keep to their widths whatever their texts: long ones are elided.
         let left =
             egui::Panel::left("sequences").default_size(290.0).size_range(200.0..=480.0).resizable(true);
+        let left = left.frame(ui::panel_frame(&style, false));
         self.layout.left = left
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
@@ -162,6 +187,7 @@ impl StudioApp {
             .response
             .rect;
         let right = egui::Panel::right("model").default_size(280.0).size_range(220.0..=520.0).resizable(true);
+        let right = right.frame(ui::panel_frame(&style, false));
         self.layout.right = right
             .show(ui, |ui| {
                 ui::display::display_ui(ui, &mut self.state);
@@ -178,6 +204,7 @@ impl StudioApp {
             .response
             .rect;
         let bottom = egui::Panel::bottom("timeline").default_size(150.0).resizable(true);
+        let bottom = bottom.frame(ui::panel_frame(&style, false));
         self.layout.bottom = bottom
             .show(ui, |ui| {
                 ui::timeline::timeline_ui(ui, &mut self.state, &mut commands);
@@ -191,6 +218,7 @@ impl StudioApp {
         }
         self.state.evaluate();
         self.layout.viewport = egui::CentralPanel::default()
+            .frame(ui::panel_frame(&style, true))
             .show(ui, |ui| self.viewport.ui(ui, &mut self.state, render_state))
             .response
             .rect;
@@ -216,8 +244,17 @@ impl StudioApp {
         // Only a playing sequence needs more frames; otherwise egui waits for input. A window
         // without vertical sync (a software renderer, a virtual display) would otherwise draw
         // as fast as the processor allows, for frames no screen shows.
+        self.next_frame = None;
         if self.state.playing {
-            ctx.request_repaint_after(PLAYBACK_FRAME_INTERVAL);
+            let interval = if self.viewport.is_software() {
+                SOFTWARE_PLAYBACK_FRAME_INTERVAL
+            } else {
+                PLAYBACK_FRAME_INTERVAL
+            };
+            let now = Instant::now();
+            let next = next_frame_time(previous_next, now, interval);
+            self.next_frame = Some(next);
+            ctx.request_repaint_after(next - now);
         }
     }
 }
@@ -226,6 +263,10 @@ impl eframe::App for StudioApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let render_state = frame.wgpu_render_state().cloned();
         self.show(ui, render_state.as_ref());
+    }
+
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        ui::window_clear_color(visuals)
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -251,5 +292,24 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
             eprintln!("error: cannot open a window: {error}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_keep_to_their_beat() {
+        let start = Instant::now();
+        let interval = Duration::from_millis(30);
+        let ms = |n: u64| start + Duration::from_millis(n);
+        // The first frame, and the first after a stall, count from now.
+        assert_eq!(next_frame_time(None, ms(5), interval), ms(35));
+        assert_eq!(next_frame_time(Some(ms(30)), ms(65), interval), ms(95));
+        // A frame that woke a little late keeps the beat: no drift.
+        assert_eq!(next_frame_time(Some(ms(30)), ms(34), interval), ms(60));
+        // A frame input brought early leaves the next one where it was.
+        assert_eq!(next_frame_time(Some(ms(30)), ms(12), interval), ms(30));
     }
 }

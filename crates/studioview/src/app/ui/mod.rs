@@ -14,6 +14,19 @@ use super::command::Command;
 /// Commands gathered during one frame of UI, applied after it.
 pub type Commands = Vec<Command>;
 
+/// A panel's frame without its fill: the window is cleared to the panel colour instead
+/// ([`window_clear_color`]). Every pixel egui fills costs a texture sample on a software
+/// renderer, and panels cover the whole window.
+pub fn panel_frame(style: &egui::Style, central: bool) -> egui::Frame {
+    let frame = if central { egui::Frame::central_panel(style) } else { egui::Frame::side_top_panel(style) };
+    frame.fill(egui::Color32::TRANSPARENT)
+}
+
+/// The colour the window is cleared to before egui draws: the panels' fill.
+pub fn window_clear_color(visuals: &egui::Visuals) -> [f32; 4] {
+    visuals.panel_fill.to_normalized_gamma_f32()
+}
+
 /// Degrees from a blend or controller byte over a range.
 pub fn byte_to_value(byte: u8, start: f32, end: f32) -> f32 {
     start + f32::from(byte) / 255.0 * (end - start)
