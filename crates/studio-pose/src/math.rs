@@ -79,34 +79,52 @@ pub fn quaternion_slerp(p: Quaternion, q: Quaternion, t: f32) -> Quaternion {
 /// Valve's terms in the same order, in single precision (C evaluates them in double; the
 /// difference is within an ulp of each element).
 pub fn bone_matrix(q: Vec4, pos: Vec3A) -> Affine3A {
-    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = quaternion_matrix(q);
-    // Columns of Valve's row-major matrix[row][col].
-    let columns = (Vec3A::new(r00, r10, r20), Vec3A::new(r01, r11, r21), Vec3A::new(r02, r12, r22));
-    Affine3A { matrix3: Mat3A::from_cols(columns.0, columns.1, columns.2), translation: pos }
+    let (c0, c1, c2) = quaternion_columns(q);
+    Affine3A { matrix3: Mat3A::from_cols(c0, c1, c2), translation: pos }
 }
 
-/// `QuaternionMatrix`'s rotation, rows of Valve's `matrix[row][col]`.
+/// `QuaternionMatrix`'s rotation as the columns of Valve's row-major `matrix[row][col]`:
+///
+/// ```text
+/// 1 − 2yy − 2zz   2xy − 2wz       2xz + 2wy
+/// 2xy + 2wz       1 − 2xx − 2zz   2yz − 2wx
+/// 2xz − 2wy       2yz + 2wx       1 − 2xx − 2yy
+/// ```
+///
+/// Each element is formed as in C, left to right (`1.0 - 2.0*y*y - 2.0*z*z`), three lanes at a
+/// time. Doubling is exact, so `2·x·z` is the same float whichever factor is doubled, and the
+/// lanes can share their products.
 #[inline]
-fn quaternion_matrix(q: Vec4) -> [[f32; 3]; 3] {
-    let [x, y, z, w] = q.to_array();
-    [
-        [1.0 - 2.0 * y * y - 2.0 * z * z, 2.0 * x * y - 2.0 * w * z, 2.0 * x * z + 2.0 * w * y],
-        [2.0 * x * y + 2.0 * w * z, 1.0 - 2.0 * x * x - 2.0 * z * z, 2.0 * y * z - 2.0 * w * x],
-        [2.0 * x * z - 2.0 * w * y, 2.0 * y * z + 2.0 * w * x, 1.0 - 2.0 * x * x - 2.0 * y * y],
-    ]
+fn quaternion_columns(q: Vec4) -> (Vec3A, Vec3A, Vec3A) {
+    let v = Vec3A::new(q.x, q.y, q.z);
+    let v2 = v + v;
+    let square = v2 * v; // 2xx, 2yy, 2zz
+    let cross = v2 * Vec3A::new(q.y, q.z, q.x); // 2xy, 2yz, 2zx
+    let w = v * (q.w + q.w); // 2wx, 2wy, 2wz
+    let w_turned = Vec3A::new(w.z, w.x, w.y); // 2wz, 2wx, 2wy
+    let plus = cross + w_turned; // 2xy + 2wz, 2yz + 2wx, 2zx + 2wy
+    let minus = cross - w_turned; // 2xy − 2wz, 2yz − 2wx, 2zx − 2wy
+    let diagonal =
+        (Vec3A::ONE - Vec3A::new(square.y, square.x, square.x)) - Vec3A::new(square.z, square.z, square.y);
+    (
+        Vec3A::new(diagonal.x, plus.x, minus.z),
+        Vec3A::new(minus.x, diagonal.y, plus.y),
+        Vec3A::new(plus.z, minus.y, diagonal.z),
+    )
 }
 
-/// `ConcatTransforms(parent, bone_matrix(q, pos))`: a child bone's model-space transform, with
-/// the rotation's elements used as scalars straight away (the same sums in the same order).
+/// `ConcatTransforms(parent, bone_matrix(q, pos))`: a child bone's model-space transform. Each
+/// element is Valve's sum `in1[i][0]*in2[0][j] + in1[i][1]*in2[1][j] + in1[i][2]*in2[2][j]`,
+/// left to right, for three rows at once.
 #[inline]
 pub fn concat_bone(parent: &Affine3A, q: Vec4, pos: Vec3A) -> Affine3A {
-    let [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]] = quaternion_matrix(q);
+    let (r0, r1, r2) = quaternion_columns(q);
     let (a, b, c) = (parent.matrix3.x_axis, parent.matrix3.y_axis, parent.matrix3.z_axis);
     Affine3A {
         matrix3: Mat3A::from_cols(
-            a * r00 + b * r10 + c * r20,
-            a * r01 + b * r11 + c * r21,
-            a * r02 + b * r12 + c * r22,
+            a * r0.x + b * r0.y + c * r0.z,
+            a * r1.x + b * r1.y + c * r1.z,
+            a * r2.x + b * r2.y + c * r2.z,
         ),
         translation: a * pos.x + b * pos.y + c * pos.z + parent.translation,
     }

@@ -265,10 +265,13 @@ fn mix(
 
 /// Walks the hierarchy once (parents come first).
 fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
-    for (i, bone) in model.bones.iter().enumerate() {
-        let (q, pos) = (local.rotations[i], local.positions[i]);
-        pose.bones[i] = match bone.parent {
-            Some(parent) => concat_bone(&pose.bones[parent], q, pos),
+    let locals = local.rotations.iter().zip(&local.positions);
+    for (i, (bone, (&q, &pos))) in model.bones.iter().zip(locals).enumerate() {
+        // The parser keeps parents before children; the split makes that the only check.
+        let (done, rest) = pose.bones.split_at_mut(i);
+        let Some(out) = rest.first_mut() else { return };
+        *out = match bone.parent.and_then(|p| done.get(p)) {
+            Some(parent) => concat_bone(parent, q, pos),
             None => bone_matrix(q, pos),
         };
     }

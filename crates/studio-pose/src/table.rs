@@ -105,7 +105,9 @@ impl SequenceTable {
     #[inline]
     pub fn keys(&self, (start, stride): (u32, u32), k: usize) -> (&Key, &Key) {
         let at = start as usize + k * stride as usize;
-        (&self.keys[at], &self.keys[at + stride as usize])
+        // One bounds check for both keys.
+        let pair = &self.keys[at..=at + stride as usize];
+        (&pair[0], &pair[pair.len() - 1])
     }
 
     /// Bytes the table takes.

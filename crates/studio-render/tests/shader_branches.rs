@@ -142,8 +142,8 @@ fn our_shaders_do_not_branch_on_uniforms() {
 #[test]
 fn egui_shader_does_not_branch_on_uniforms_with_the_constants_egui_sets() {
     let source = repo_file("vendor/egui-wgpu/src/egui.wgsl");
-    // eframe's default (dithering on), and dithering off.
-    for (dithering, predictable) in [(1.0, 0.0), (0.0, 0.0)] {
+    // eframe's default (dithering on), dithering off, and kittest's (its own filtering).
+    for (dithering, predictable) in [(1.0, 0.0), (0.0, 0.0), (0.0, 1.0)] {
         let constants = [("DITHERING", dithering), ("PREDICTABLE_TEXTURE_FILTERING", predictable)];
         assert_eq!(uniform_branches("egui.wgsl", &source, &constants), Vec::<String>::new());
     }

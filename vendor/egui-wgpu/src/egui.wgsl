@@ -127,16 +127,19 @@ const WRAP_MODE_MIRRORED_REPEAT: u32 = 2u;
 /// Map a texel coordinate to a valid texel according to the texture's wrap mode.
 fn wrap_texel_coord(coord: vec2<i32>, texture_size: vec2<i32>) -> vec2<i32> {
     let wrap_mode = r_tex_flags[0] >> 1u;
-    if wrap_mode == WRAP_MODE_REPEAT {
-        return ((coord % texture_size) + texture_size) % texture_size;
-    } else if wrap_mode == WRAP_MODE_MIRRORED_REPEAT {
-        let period = 2 * texture_size;
-        let phase = ((coord % period) + period) % period;
-        return min(phase, period - vec2<i32>(1, 1) - phase);
-    } else {
-        // WRAP_MODE_CLAMP_TO_EDGE
-        return clamp(coord, vec2<i32>(0, 0), texture_size - vec2<i32>(1, 1));
-    }
+    // studioview patch: every mode is computed and one selected, as the filters below are, so
+    // nothing branches on a uniform (see `DITHERING`). Lavapipe compiled the shader again on
+    // every bind of a texture's flags when these were `if`s.
+    let repeat = ((coord % texture_size) + texture_size) % texture_size;
+    let period = 2 * texture_size;
+    let phase = ((coord % period) + period) % period;
+    let mirrored = min(phase, period - vec2<i32>(1, 1) - phase);
+    let clamped = clamp(coord, vec2<i32>(0, 0), texture_size - vec2<i32>(1, 1));
+    return select(
+        select(clamped, mirrored, wrap_mode == WRAP_MODE_MIRRORED_REPEAT),
+        repeat,
+        wrap_mode == WRAP_MODE_REPEAT,
+    );
 }
 
 
@@ -148,11 +151,9 @@ fn sample_texture(in: VertexOutput) -> vec4<f32> {
         let texture_size = vec2<i32>(textureDimensions(r_tex_color, 0));
         let texture_size_f = vec2<f32>(texture_size);
 
-        if (r_tex_flags[0] & TEX_FLAG_NEAREST) != 0u {
-            // Nearest filtering: load the texel under the sample position.
-            let texel = wrap_texel_coord(vec2<i32>(floor(in.tex_coord * texture_size_f)), texture_size);
-            return textureLoad(r_tex_color, texel, 0);
-        }
+        // Nearest filtering: load the texel under the sample position.
+        let texel = wrap_texel_coord(vec2<i32>(floor(in.tex_coord * texture_size_f)), texture_size);
+        let nearest = textureLoad(r_tex_color, texel, 0);
 
         // Manual bilinear filtering with four taps at pixel centers using textureLoad
         let pixel_coord = in.tex_coord * texture_size_f - 0.5;
@@ -173,7 +174,8 @@ fn sample_texture(in: VertexOutput) -> vec4<f32> {
         // Manual bilinear interpolation
         let top = mix(tl, tr, pixel_fract.x);
         let bottom = mix(bl, br, pixel_fract.x);
-        return mix(top, bottom, pixel_fract.y);
+        let bilinear = mix(top, bottom, pixel_fract.y);
+        return select(bilinear, nearest, (r_tex_flags[0] & TEX_FLAG_NEAREST) != 0u);
     }
 }
 

@@ -274,11 +274,45 @@ impl eframe::App for StudioApp {
     }
 }
 
+/// How the window's renderer is set up: with `WGPU_BACKEND` set, eframe's default; otherwise a
+/// device on the primary backends (Vulkan on Linux: a GPU, or Mesa's lavapipe), and eframe's
+/// default (which adds OpenGL) only when they offer none. Starting wgpu's OpenGL backend loads
+/// Mesa's OpenGL driver through EGL: 18 MiB of memory for a backend the window does not use
+/// wherever Vulkan works.
+pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
+    use eframe::egui_wgpu::{WgpuSetup, WgpuSetupCreateNew, WgpuSetupExisting};
+    use eframe::wgpu;
+    let setup = || -> Option<WgpuSetup> {
+        if wgpu::Backends::from_env().is_some() {
+            return None;
+        }
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        descriptor.backends = wgpu::Backends::PRIMARY;
+        let instance = wgpu::Instance::new(descriptor);
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env()
+                .unwrap_or(wgpu::PowerPreference::HighPerformance),
+            ..Default::default()
+        };
+        let adapter = pollster::block_on(instance.request_adapter(&options)).ok()?;
+        let context = studio_render::GpuContext::from_adapter(instance, adapter).ok()?;
+        Some(WgpuSetup::Existing(WgpuSetupExisting {
+            instance: context.instance,
+            adapter: context.adapter,
+            device: context.device,
+            queue: context.queue,
+        }))
+    };
+    let wgpu_setup = setup().unwrap_or_else(|| WgpuSetupCreateNew::without_display_handle().into());
+    eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
+}
+
 /// Opens the viewer window.
 pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
+        wgpu_options: wgpu_options(),
         ..Default::default()
     };
     let result = eframe::run_native(
