@@ -295,13 +295,14 @@ pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
             ..Default::default()
         };
         let adapter = pollster::block_on(instance.request_adapter(&options)).ok()?;
-        let context = studio_render::GpuContext::from_adapter(instance, adapter).ok()?;
-        Some(WgpuSetup::Existing(WgpuSetupExisting {
-            instance: context.instance,
-            adapter: context.adapter,
-            device: context.device,
-            queue: context.queue,
-        }))
+        // The device eframe's own setup asks for.
+        let device = wgpu::DeviceDescriptor {
+            label: Some("egui wgpu device"),
+            required_limits: wgpu::Limits { max_texture_dimension_2d: 8192, ..wgpu::Limits::default() },
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&device)).ok()?;
+        Some(WgpuSetup::Existing(WgpuSetupExisting { instance, adapter, device, queue }))
     };
     let wgpu_setup = setup().unwrap_or_else(|| WgpuSetupCreateNew::without_display_handle().into());
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
