@@ -34,7 +34,7 @@ pub const TEXTURE_FLAG_NAMES: [(i32, &str); 7] = [
 const KNOWN_FLAGS: i32 = 0x7F;
 const PALETTE_BYTES: u64 = 256 * 3;
 
-/// A texture, its 8-bit pixels decoded through its palette to RGBA8.
+/// A texture: 8-bit pixels and their palette, as stored ([`Texture::rgba`] decodes them).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Texture {
     /// The file it was made from, such as `body.bmp`.
@@ -51,14 +51,11 @@ pub struct Texture {
     pub pixels: Vec<u8>,
     /// The palette: 256 RGB entries.
     pub palette: Vec<[u8; 3]>,
-    /// Pixels, row by row from the top, 4 bytes each. Opaque, except palette index 255 of a
-    /// `STUDIO_NF_MASKED` texture, whose alpha is 0.
-    pub rgba: Vec<u8>,
 }
 
 impl Texture {
     /// A texture from palette indices (`width × height`) and a palette (missing entries are
-    /// black), with its RGBA decoded; `index` is left 0 until a writer places it.
+    /// black); `index` is left 0 until a writer places it.
     pub fn from_indexed(
         name: &str,
         flags: i32,
@@ -71,17 +68,24 @@ impl Texture {
         for (slot, entry) in full.iter_mut().zip(palette) {
             *slot = *entry;
         }
-        let flat: Vec<u8> = full.iter().flatten().copied().collect();
-        Self {
-            name: name.to_owned(),
-            flags,
-            width,
-            height,
-            index: 0,
-            rgba: decode(&pixels, &flat, flags & STUDIO_NF_MASKED != 0),
-            pixels,
-            palette: full,
+        Self { name: name.to_owned(), flags, width, height, index: 0, pixels, palette: full }
+    }
+
+    /// The pixels, row by row from the top, 4 bytes each (RGBA8): opaque, except palette index
+    /// 255 of a `STUDIO_NF_MASKED` texture, whose alpha is 0. Decoded on each call, for the
+    /// one-time uses that need it (upload, a preview): a model does not keep a second copy of
+    /// every texture four times the size of the first.
+    pub fn rgba(&self) -> Vec<u8> {
+        let mut lut = [[0u8; 4]; 256];
+        for (entry, rgb) in lut.iter_mut().zip(&self.palette) {
+            *entry = [rgb[0], rgb[1], rgb[2], 255];
         }
+        if self.is_masked() {
+            lut[255][3] = 0;
+        }
+        let mut rgba = Vec::with_capacity(self.pixels.len() * 4);
+        rgba.extend(self.pixels.iter().flat_map(|&p| lut[usize::from(p)]));
+        rgba
     }
 
     /// Whether palette index 255 is transparent.
@@ -129,24 +133,9 @@ pub(crate) fn read_textures(
                 width,
                 height,
                 index: raw.index.unsigned_abs(),
-                rgba: decode(pixels, palette, raw.flags & STUDIO_NF_MASKED != 0),
                 pixels: pixels.to_vec(),
                 palette: palette.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
             })
         })
         .collect()
-}
-
-/// Palette lookup into RGBA8; `palette` is 768 bytes.
-fn decode(pixels: &[u8], palette: &[u8], masked: bool) -> Vec<u8> {
-    let mut lut = [[0u8; 4]; 256];
-    for (entry, rgb) in lut.iter_mut().zip(palette.chunks_exact(3)) {
-        *entry = [rgb[0], rgb[1], rgb[2], 255];
-    }
-    if masked {
-        lut[255][3] = 0;
-    }
-    let mut rgba = Vec::with_capacity(pixels.len() * 4);
-    rgba.extend(pixels.iter().flat_map(|&p| lut[usize::from(p)]));
-    rgba
 }

@@ -100,7 +100,7 @@ fn real_models_are_written_byte_for_byte_in_their_tables() {
     let files = write(&model).unwrap();
     let again = reparse(&set, &files);
     for (a, b) in model.textures.iter().zip(&again.textures) {
-        assert_eq!(a.rgba, b.rgba);
+        assert_eq!(a.rgba(), b.rgba());
     }
     assert_eq!(files.main.len() % 4, 0);
     assert_eq!(i32::from_le_bytes(files.main[72..76].try_into().unwrap()) as usize, files.main.len());

@@ -133,16 +133,16 @@ fn groups_fixture_textures_from_texture_file() {
     assert_eq!(names, ["skin_a.bmp", "skin_b.bmp", "chrome.bmp"]);
     let a = &m.textures[0];
     assert_eq!((a.width, a.height, a.flags, a.index), (32, 16, 0, 492));
-    assert_eq!(a.rgba.len(), 32 * 16 * 4);
+    assert_eq!(a.rgba().len(), 32 * 16 * 4);
     // Pixels 32, 33, 34 through the palette: (128,32,223) (132,33,222) (136,34,221).
-    assert_eq!(&a.rgba[..12], [128, 32, 223, 255, 132, 33, 222, 255, 136, 34, 221, 255]);
+    assert_eq!(&a.rgba()[..12], [128, 32, 223, 255, 132, 33, 222, 255, 136, 34, 221, 255]);
     // skin_b is masked and starts with index 255, palette (251,255,0): transparent.
     let b = &m.textures[1];
     assert!(b.is_masked());
-    assert_eq!(&b.rgba[..4], [251, 255, 0, 0]);
-    assert_eq!(b.rgba.chunks(4).filter(|p| p[3] == 0).count(), 64);
+    assert_eq!(&b.rgba()[..4], [251, 255, 0, 0]);
+    assert_eq!(b.rgba().chunks(4).filter(|p| p[3] == 0).count(), 64);
     assert!(m.textures[2].is_chrome());
-    assert_eq!(&m.textures[2].rgba[..4], [64, 96, 159, 255]);
+    assert_eq!(&m.textures[2].rgba()[..4], [64, 96, 159, 255]);
     // Skin table (0, 2, 1, 2).
     assert_eq!((m.skins.num_families(), m.skins.num_refs()), (2, 2));
     assert_eq!(m.skins.family(1), Some(&[1i16, 2][..]));
@@ -214,8 +214,8 @@ fn soldier_values() {
         (m.textures[0].name.as_str(), m.textures[0].width, m.textures[0].height),
         ("Marine_final.bmp", 512, 512)
     );
-    assert_eq!(&m.textures[0].rgba[..4], [72, 72, 72, 255]);
-    assert_eq!(&m.textures[1].rgba[4..8], [52, 60, 52, 255]);
+    assert_eq!(&m.textures[0].rgba()[..4], [72, 72, 72, 255]);
+    assert_eq!(&m.textures[1].rgba()[4..8], [52, 60, 52, 255]);
     assert_eq!(m.skins.family(1), Some(&[2i16, 1][..]));
 }
 

@@ -47,7 +47,7 @@ pub fn upload(
     let max = device.limits().max_texture_dimension_2d;
     let usable = texture.filter(|t| t.width > 0 && t.height > 0 && t.width <= max && t.height <= max);
     let (mut width, mut height, mut rgba) = match usable {
-        Some(t) => (t.width, t.height, t.rgba.clone()),
+        Some(t) => (t.width, t.height, t.rgba()),
         None => (1, 1, vec![255; 4]),
     };
     let flags = texture.map_or(0, |t| t.flags);

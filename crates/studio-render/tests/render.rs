@@ -265,10 +265,10 @@ fn masked_texels_are_transparent() {
     let masked = &model.textures[1];
     assert!(masked.is_masked());
     let uploaded = read_texture(&s.context, &s.gpu.textures[1].texture);
-    assert_eq!(uploaded.len(), masked.rgba.len());
+    assert_eq!(uploaded.len(), masked.rgba().len());
     let transparent = uploaded.chunks(4).filter(|p| p[3] == 0).count();
     assert_eq!(transparent, 64);
-    for (gpu, cpu) in uploaded.chunks(4).zip(masked.rgba.chunks(4)) {
+    for (gpu, cpu) in uploaded.chunks(4).zip(masked.rgba().chunks(4)) {
         assert_eq!(gpu[3], cpu[3]);
     }
     // Drawn with the masked skin (family 1 puts skin_b on the body), the mesh shows fewer

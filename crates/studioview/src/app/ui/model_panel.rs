@@ -231,7 +231,7 @@ fn textures_ui(
     let handle = cache.handles.entry(*current).or_insert_with(|| {
         let image = egui::ColorImage::from_rgba_unmultiplied(
             [texture.width as usize, texture.height as usize],
-            &texture.rgba,
+            &texture.rgba(),
         );
         ui.ctx().load_texture(texture.name.clone(), image, egui::TextureOptions::NEAREST)
     });
