@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need on Debian — Mesa's software Vulkan (lavapipe), so the rendering
-# tests draw without a GPU — and runs every test of the workspace.
+# tests draw without a GPU, and its OpenGL through EGL for the OpenGL fallback's test — and runs
+# every test of the workspace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
-$sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1
+$sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 libegl1 libegl-mesa0 libgl1-mesa-dri
 
 # Mesa complains without a runtime directory.
 if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then

@@ -61,10 +61,14 @@ impl OffscreenTarget {
         let (width, height) = (width.max(1), height.max(1));
         let device = &context.device;
         // A UI that draws the image may want its bytes as they are (sRGB-encoded) rather than
-        // decoded to linear: it can view it as `Rgba8Unorm`.
+        // decoded to linear: it can view it as `Rgba8Unorm` where the adapter allows other view
+        // formats ([`Self::raw_views_supported`]; OpenGL does not).
         let raw_view = [wgpu::TextureFormat::Rgba8Unorm];
+        let raw_views = Self::raw_views_supported(context);
         let texture = |label, format, samples, usage: wgpu::TextureUsages| {
-            let sampled = usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) && format == OFFSCREEN_FORMAT;
+            let sampled = raw_views
+                && usage.contains(wgpu::TextureUsages::TEXTURE_BINDING)
+                && format == OFFSCREEN_FORMAT;
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
@@ -101,6 +105,12 @@ impl OffscreenTarget {
             mapped_at_creation: false,
         });
         Self { width, height, color, resolve, depth, readback, padded_row }
+    }
+
+    /// Whether a target made with `TEXTURE_BINDING` can be viewed as `Rgba8Unorm`: the
+    /// adapter allows views in other formats (`DownlevelFlags::VIEW_FORMATS`; not OpenGL).
+    pub fn raw_views_supported(context: &GpuContext) -> bool {
+        context.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS)
     }
 
     /// The texture holding the finished image.

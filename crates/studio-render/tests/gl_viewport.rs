@@ -1,0 +1,28 @@
+//! On OpenGL (wgpu's fallback where no Vulkan adapter exists) a texture cannot be viewed in
+//! another format: the viewer's target must not ask for it, or wgpu rejects the texture and the
+//! viewer dies on its first frame. Its own binary: it starts wgpu's OpenGL backend.
+
+use studio_render::{GpuContext, OffscreenTarget};
+
+fn gl_context() -> Option<GpuContext> {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    descriptor.backends = wgpu::Backends::GL;
+    let instance = wgpu::Instance::new(descriptor);
+    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).ok()?;
+    GpuContext::from_adapter(instance, adapter).ok()
+}
+
+#[test]
+fn a_sampled_target_on_opengl_has_no_other_view_formats() {
+    let Some(context) = gl_context() else {
+        assert!(std::env::var_os("CI").is_none(), "no OpenGL adapter in CI (Mesa's EGL and llvmpipe)");
+        eprintln!("note: no OpenGL adapter; skipping");
+        return;
+    };
+    assert!(!OffscreenTarget::raw_views_supported(&context), "OpenGL offers view formats after all");
+    let scope = context.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let target = OffscreenTarget::with_usage(&context, 64, 48, 1, wgpu::TextureUsages::TEXTURE_BINDING);
+    assert_eq!((target.width, target.height), (64, 48));
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "{error:?}");
+}
