@@ -14,6 +14,7 @@ use crate::app::state::{AppState, Level};
 /// textures are linear, and a second sampler state makes lavapipe compile egui's shader once
 /// more before the first frame: 80 ms later to a visible model, for no measurable saving per frame.
 const SAMPLE_FILTER: eframe::wgpu::FilterMode = eframe::wgpu::FilterMode::Linear;
+
 /// What was last drawn, to tell whether the scene changed.
 #[derive(Clone, PartialEq)]
 struct Drawn {
