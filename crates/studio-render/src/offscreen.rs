@@ -38,6 +38,9 @@ pub struct OffscreenTarget {
     pub height: u32,
     color: wgpu::Texture,
     resolve: Option<wgpu::Texture>,
+    /// Where a sampled target cannot be viewed as `Rgba8Unorm` (OpenGL): an `Rgba8Unorm` copy
+    /// of each finished image, made by [`Self::pass`], for [`Self::raw_view`].
+    raw_copy: Option<wgpu::Texture>,
     depth: wgpu::Texture,
     readback: wgpu::Buffer,
     padded_row: u32,
@@ -61,8 +64,8 @@ impl OffscreenTarget {
         let (width, height) = (width.max(1), height.max(1));
         let device = &context.device;
         // A UI that draws the image may want its bytes as they are (sRGB-encoded) rather than
-        // decoded to linear: it can view it as `Rgba8Unorm` where the adapter allows other view
-        // formats ([`Self::raw_views_supported`]; OpenGL does not).
+        // decoded to linear ([`Self::raw_view`]): a view as `Rgba8Unorm` where the adapter allows
+        // other view formats ([`Self::raw_views_supported`]), else a copy.
         let raw_view = [wgpu::TextureFormat::Rgba8Unorm];
         let raw_views = Self::raw_views_supported(context);
         let texture = |label, format, samples, usage: wgpu::TextureUsages| {
@@ -96,6 +99,14 @@ impl OffscreenTarget {
         };
         let depth =
             texture("offscreen depth", DEPTH_FORMAT, sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT);
+        let raw_copy = (usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) && !raw_views).then(|| {
+            texture(
+                "offscreen colour, raw copy",
+                wgpu::TextureFormat::Rgba8Unorm,
+                1,
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            )
+        });
         let padded_row =
             (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
@@ -104,7 +115,7 @@ impl OffscreenTarget {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Self { width, height, color, resolve, depth, readback, padded_row }
+        Self { width, height, color, resolve, raw_copy, depth, readback, padded_row }
     }
 
     /// Whether a target made with `TEXTURE_BINDING` can be viewed as `Rgba8Unorm`: the
@@ -118,7 +129,21 @@ impl OffscreenTarget {
         self.resolve.as_ref().unwrap_or(&self.color)
     }
 
-    /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw`.
+    /// The finished image's sRGB bytes as they are, viewed as `Rgba8Unorm`, for a UI that
+    /// composes in gamma space: the image itself, or on an adapter without other view formats
+    /// its copy. For a target made with `TEXTURE_BINDING`.
+    pub fn raw_view(&self) -> wgpu::TextureView {
+        match &self.raw_copy {
+            Some(copy) => copy.create_view(&wgpu::TextureViewDescriptor::default()),
+            None => self.texture().create_view(&wgpu::TextureViewDescriptor {
+                format: Some(wgpu::TextureFormat::Rgba8Unorm),
+                ..Default::default()
+            }),
+        }
+    }
+
+    /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw` (then the
+    /// copy [`Self::raw_view`] shows, where there is one).
     pub fn pass(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -159,6 +184,15 @@ impl OffscreenTarget {
             multiview_mask: None,
         });
         draw(&mut pass);
+        drop(pass);
+        if let Some(copy) = &self.raw_copy {
+            // The same bytes: the formats differ only in whether they are read as sRGB.
+            encoder.copy_texture_to_texture(
+                self.texture().as_image_copy(),
+                copy.as_image_copy(),
+                copy.size(),
+            );
+        }
     }
 
     /// Records the copy of the finished image into the readback buffer.

@@ -1,6 +1,6 @@
 //! On OpenGL (wgpu's fallback where no Vulkan adapter exists) a texture cannot be viewed in
 //! another format: the viewer's target must not ask for it, or wgpu rejects the texture and the
-//! viewer dies on its first frame. Its own binary: it starts wgpu's OpenGL backend.
+//! viewer dies on its first frame; its raw view is a copy instead. Its own binary: it starts wgpu's OpenGL backend.
 
 use studio_render::{GpuContext, OffscreenTarget};
 
@@ -23,6 +23,12 @@ fn a_sampled_target_on_opengl_has_no_other_view_formats() {
     let scope = context.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let target = OffscreenTarget::with_usage(&context, 64, 48, 1, wgpu::TextureUsages::TEXTURE_BINDING);
     assert_eq!((target.width, target.height), (64, 48));
+    // A frame, with the copy the UI's view shows.
+    let mut encoder = context.device.create_command_encoder(&Default::default());
+    target.pass(&mut encoder, [200, 100, 50], |_| {});
+    context.queue.submit([encoder.finish()]);
+    let view = target.raw_view();
+    assert_eq!(view.texture().format(), wgpu::TextureFormat::Rgba8Unorm);
     let error = pollster::block_on(scope.pop());
     assert!(error.is_none(), "{error:?}");
 }

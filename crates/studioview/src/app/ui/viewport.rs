@@ -31,9 +31,6 @@ struct Gpu {
     renderer: Renderer,
     model: Option<(usize, GpuModel)>,
     target: Option<OffscreenTarget>,
-    /// Where the adapter cannot view the target as `Rgba8Unorm` (OpenGL): an `Rgba8Unorm` copy
-    /// of each finished image, which egui draws instead.
-    display: Option<eframe::wgpu::Texture>,
     texture: Option<egui::TextureId>,
     drawn: Option<Drawn>,
     screenshots: u32,
@@ -66,7 +63,6 @@ impl Viewport {
                 renderer,
                 model: None,
                 target: None,
-                display: None,
                 texture: None,
                 drawn: None,
                 screenshots: 0,
@@ -126,26 +122,7 @@ impl Viewport {
                 eframe::wgpu::TextureUsages::TEXTURE_BINDING,
             );
             // egui composes in gamma space: it takes the image's sRGB bytes as they are.
-            gpu.display = (!OffscreenTarget::raw_views_supported(&gpu.context)).then(|| {
-                gpu.context.device.create_texture(&eframe::wgpu::TextureDescriptor {
-                    label: Some("viewport image for egui"),
-                    size: target.texture().size(),
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: eframe::wgpu::TextureDimension::D2,
-                    format: eframe::wgpu::TextureFormat::Rgba8Unorm,
-                    usage: eframe::wgpu::TextureUsages::TEXTURE_BINDING
-                        | eframe::wgpu::TextureUsages::COPY_DST,
-                    view_formats: &[],
-                })
-            });
-            let view = match &gpu.display {
-                Some(display) => display.create_view(&Default::default()),
-                None => target.texture().create_view(&eframe::wgpu::TextureViewDescriptor {
-                    format: Some(eframe::wgpu::TextureFormat::Rgba8Unorm),
-                    ..Default::default()
-                }),
-            };
+            let view = target.raw_view();
             let mut egui_renderer = render_state.renderer.write();
             match gpu.texture {
                 Some(id) => egui_renderer.update_egui_texture_from_wgpu_texture(
@@ -200,14 +177,6 @@ fn draw(gpu: &mut Gpu, model: &Model, state: &mut AppState, options: &RenderOpti
         options,
     );
     target.pass(&mut encoder, options.background, |pass| gpu.renderer.draw(pass, model, gpu_model, options));
-    if let Some(display) = &gpu.display {
-        // The same bytes: the formats differ only in whether they are read as sRGB.
-        encoder.copy_texture_to_texture(
-            target.texture().as_image_copy(),
-            display.as_image_copy(),
-            display.size(),
-        );
-    }
     if screenshot {
         target.copy_out(&mut encoder);
     }
