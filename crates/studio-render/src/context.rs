@@ -15,6 +15,24 @@ pub enum RenderError {
     Readback(String),
 }
 
+/// An instance of `backends` and an adapter from it, with no surface, preferring power as
+/// `WGPU_POWER_PREF` says or else as `preference` does (other wgpu variables, such as
+/// `WGPU_ADAPTER_NAME`, refine the choice).
+pub fn request_adapter(
+    backends: wgpu::Backends,
+    preference: wgpu::PowerPreference,
+) -> Result<(wgpu::Instance, wgpu::Adapter), wgpu::RequestAdapterError> {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    descriptor.backends = backends;
+    let instance = wgpu::Instance::new(descriptor);
+    let options = wgpu::RequestAdapterOptions {
+        power_preference: wgpu::PowerPreference::from_env().unwrap_or(preference),
+        ..Default::default()
+    };
+    let adapter = pollster::block_on(instance.request_adapter(&options))?;
+    Ok((instance, adapter))
+}
+
 /// Instance, adapter, device and queue.
 #[derive(Debug, Clone)]
 pub struct GpuContext {
@@ -39,17 +57,10 @@ impl GpuContext {
             Some(backends) => vec![backends],
             None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
         };
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
-            ..Default::default()
-        };
         let mut failure = String::from("no backend tried");
         for backends in tries {
-            let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-            descriptor.backends = backends;
-            let instance = wgpu::Instance::new(descriptor);
-            match pollster::block_on(instance.request_adapter(&options)) {
-                Ok(adapter) => return Self::from_adapter(instance, adapter),
+            match request_adapter(backends, wgpu::PowerPreference::default()) {
+                Ok((instance, adapter)) => return Self::from_adapter(instance, adapter),
                 Err(error) => failure = error.to_string(),
             }
         }

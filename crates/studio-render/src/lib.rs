@@ -23,7 +23,7 @@ pub mod shaders;
 mod texture;
 
 pub use camera::OrbitCamera;
-pub use context::{GpuContext, RenderError};
+pub use context::{GpuContext, RenderError, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges, mesh_vertices};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};

@@ -158,7 +158,6 @@ impl StudioApp {
             _ => 0.0,
         };
         self.clock = self.state.playing.then_some(now);
-        let previous_next = self.next_frame;
         self.state.advance(dt as f32);
 
         let style = ui.style().clone();
@@ -244,18 +243,17 @@ impl StudioApp {
         // Only a playing sequence needs more frames; otherwise egui waits for input. A window
         // without vertical sync (a software renderer, a virtual display) would otherwise draw
         // as fast as the processor allows, for frames no screen shows.
-        self.next_frame = None;
-        if self.state.playing {
+        self.next_frame = self.state.playing.then(|| {
             let interval = if self.viewport.is_software() {
                 SOFTWARE_PLAYBACK_FRAME_INTERVAL
             } else {
                 PLAYBACK_FRAME_INTERVAL
             };
             let now = Instant::now();
-            let next = next_frame_time(previous_next, now, interval);
-            self.next_frame = Some(next);
+            let next = next_frame_time(self.next_frame, now, interval);
             ctx.request_repaint_after(next - now);
-        }
+            next
+        });
     }
 }
 
@@ -286,15 +284,10 @@ pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
         if wgpu::Backends::from_env().is_some() {
             return None;
         }
-        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-        descriptor.backends = wgpu::Backends::PRIMARY;
-        let instance = wgpu::Instance::new(descriptor);
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::from_env()
-                .unwrap_or(wgpu::PowerPreference::HighPerformance),
-            ..Default::default()
-        };
-        let adapter = pollster::block_on(instance.request_adapter(&options)).ok()?;
+        // eframe's own preference: the discrete GPU of a laptop with two.
+        let (instance, adapter) =
+            studio_render::request_adapter(wgpu::Backends::PRIMARY, wgpu::PowerPreference::HighPerformance)
+                .ok()?;
         // The device eframe's own setup asks for.
         let device = wgpu::DeviceDescriptor {
             label: Some("egui wgpu device"),
