@@ -9,7 +9,7 @@ use glam::Vec4;
 
 /// `sin x` for |x| ≤ π/2 + 0.1 (a slerp's arguments, and reduced angles): Taylor series to
 /// x¹³ (truncation error below 1e-9).
-#[inline(always)]
+#[inline]
 pub fn sin_small(x: f32) -> f32 {
     let x2 = x * x;
     let p = 1.0 / 6_227_020_800.0_f32;
@@ -25,7 +25,7 @@ pub fn sin_small(x: f32) -> f32 {
 pub const SHORT_SERIES_LIMIT: f32 = 0.4;
 
 /// `sin x` for |x| ≤ 0.41: Taylor series to x⁷.
-#[inline(always)]
+#[inline]
 pub fn sin_short(x: f32) -> f32 {
     let x2 = x * x;
     let p = -1.0 / 5_040.0_f32;
@@ -35,7 +35,7 @@ pub fn sin_short(x: f32) -> f32 {
 }
 
 /// `cos x` for |x| ≤ π/2: Taylor series to x¹⁴ (truncation error below 1e-8).
-#[inline(always)]
+#[inline]
 fn cos_kernel(x: f32) -> f32 {
     let x2 = x * x;
     let p = -1.0 / 87_178_291_200.0_f32;
@@ -73,7 +73,7 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 /// `acos x` for x in [0, 1] (Abramowitz and Stegun 4.4.46, error below 2e-8).
 // The coefficients are quoted as published; the compiler rounds them to f32.
 #[allow(clippy::excessive_precision)]
-#[inline(always)]
+#[inline]
 pub fn acos_unit(x: f32) -> f32 {
     let p = -0.001_262_491_1_f32;
     let p = p * x + 0.006_670_090_1;
@@ -197,7 +197,7 @@ pub fn slerp_with(setup: SlerpSetup, p: Vec4, q: Vec4, t: f32) -> Vec4 {
 pub fn quaternion_slerp(p: Vec4, q: Vec4, t: f32) -> Vec4 {
     // The same rotation twice (a bone that blends share): Valve's flip test sees |p − q|² = 0
     // and keeps q, and cos ω = |p|², within 1e-6 of 1 for any unit quaternion, so its lerp.
-    // The check is made as Valve's is; only the arc cosine and sines are skipped.
+    // That test is made as Valve's is; only the flip test's sums of squares are skipped.
     if p == q && 1.0 - f64::from(valve_cosom(p, q)) <= 0.000001 {
         return p * (1.0 - t) + q * t;
     }
