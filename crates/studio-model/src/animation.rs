@@ -145,7 +145,7 @@ pub(crate) fn read_animation(
                 count_field: "numblends × numbones",
                 count,
                 offset_field: "animindex",
-                offset: anim_index,
+                offset: i64::from(anim_index),
             },
         )
         .map_err(|mut e| {

@@ -192,6 +192,9 @@ pub enum Problem {
     /// The animation data makes the parser visit far more runs than its size allows.
     #[error("animation runs are visited more than {0} times; the data loops back on itself")]
     TooManyRuns(u64),
+    /// A name runs to the end of the file without its closing NUL.
+    #[error("the name runs to the end of the file without its closing NUL")]
+    Unterminated,
     /// A triangle command's vertex or normal index is outside its submodel's arrays.
     #[error("{field} {value} is outside the submodel's {count} {target}")]
     BadTriangleIndex {

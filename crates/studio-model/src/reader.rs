@@ -1,47 +1,43 @@
-//! Bounds-checked reading of one file of a model set.
-//!
-//! Every count and offset read from a file goes through [`FileData`]: negative values, sizes that
-//! overflow and tables that run past the end become an [`Error`] naming the place. Every read
-//! also draws on a budget proportional to the file's size, so a file whose tables point at the
-//! same bytes over and over cannot make the parser do (or allocate) more than a fixed multiple of
-//! its size.
-
-use std::cell::Cell;
-use std::marker::PhantomData;
+//! Bounds-checked reading of one file of a model set: [`studio_bytes::Reader`] (shared with the
+//! Source reader), with this format's names for the file and record in every error.
 
 use bytemuck::Pod;
+use studio_bytes::{Fault, ReadError, Reader};
 
 use crate::error::{Error, FileRole, Place, Problem, Record, Result};
 
-/// How many times over a file's bytes may be read before it is refused as self-overlapping.
-/// Valve's compiler writes every table once, so real files read each byte about once.
-const BUDGET_PER_BYTE: u64 = 4;
-/// A fixed allowance on top, for small files whose headers are read several times.
-const BUDGET_BASE: u64 = 1 << 16;
+pub(crate) use studio_bytes::{TableField, name, table};
 
 /// One file's bytes, with its role for error messages and its read budget.
 pub(crate) struct FileData<'a> {
-    bytes: &'a [u8],
+    reader: Reader<'a>,
     role: FileRole,
-    budget: Cell<u64>,
+}
+
+/// This format's problem for a shared reader's fault.
+fn problem(fault: Fault) -> Problem {
+    match fault {
+        Fault::Truncated { needed, available } => Problem::Truncated { needed, available },
+        Fault::TableOutside { count, size, offset, len } => {
+            Problem::TableOutside { count, size, offset, len }
+        }
+        Fault::Negative { field, value } => Problem::Negative { field, value },
+        Fault::OverBudget { limit } => Problem::TooManyRuns(limit),
+        Fault::Unterminated => Problem::Unterminated,
+    }
 }
 
 impl<'a> FileData<'a> {
     pub(crate) fn new(bytes: &'a [u8], role: FileRole) -> Self {
-        let len = bytes.len() as u64;
-        Self {
-            bytes,
-            role,
-            budget: Cell::new(len.saturating_mul(BUDGET_PER_BYTE).saturating_add(BUDGET_BASE)),
-        }
+        Self { reader: Reader::new(bytes), role }
     }
 
     pub(crate) fn bytes(&self) -> &'a [u8] {
-        self.bytes
+        self.reader.bytes()
     }
 
     pub(crate) fn len(&self) -> u64 {
-        self.bytes.len() as u64
+        self.reader.len()
     }
 
     pub(crate) fn role(&self) -> FileRole {
@@ -56,6 +52,11 @@ impl<'a> FileData<'a> {
         Error { place: self.place(record, index, offset), problem }
     }
 
+    /// A shared reader's error, placed in `record` `index` of this file.
+    fn placed(&self, record: Record, index: Option<usize>) -> impl Fn(ReadError) -> Error + '_ {
+        move |e| self.error(record, index, e.offset, problem(e.fault))
+    }
+
     /// Takes `amount` from the read budget.
     pub(crate) fn charge(
         &self,
@@ -64,18 +65,7 @@ impl<'a> FileData<'a> {
         offset: u64,
         amount: u64,
     ) -> Result<()> {
-        match self.budget.get().checked_sub(amount) {
-            Some(left) => {
-                self.budget.set(left);
-                Ok(())
-            }
-            None => Err(self.error(
-                record,
-                index,
-                offset,
-                Problem::TooManyRuns(self.len().saturating_mul(BUDGET_PER_BYTE)),
-            )),
-        }
+        self.reader.charge(offset, amount).map_err(self.placed(record, index))
     }
 
     /// `len` bytes at `offset`, charged to the budget.
@@ -86,21 +76,12 @@ impl<'a> FileData<'a> {
         offset: u64,
         len: u64,
     ) -> Result<&'a [u8]> {
-        let available = self.len().saturating_sub(offset);
-        let truncated = || self.error(record, index, offset, Problem::Truncated { needed: len, available });
-        if len > available {
-            return Err(truncated());
-        }
-        let start = usize::try_from(offset).map_err(|_| truncated())?;
-        let end = usize::try_from(offset + len).map_err(|_| truncated())?;
-        self.charge(record, index, offset, len)?;
-        self.bytes.get(start..end).ok_or_else(truncated)
+        self.reader.slice(offset, len).map_err(self.placed(record, index))
     }
 
     /// One record of type `T` at `offset`.
     pub(crate) fn read<T: Pod>(&self, record: Record, index: Option<usize>, offset: u64) -> Result<T> {
-        let bytes = self.slice(record, index, offset, size_of::<T>() as u64)?;
-        Ok(bytemuck::pod_read_unaligned(bytes))
+        self.reader.read(offset).map_err(self.placed(record, index))
     }
 
     /// Converts a file's signed offset field, refusing negative values.
@@ -111,87 +92,16 @@ impl<'a> FileData<'a> {
         field: &'static str,
         value: i32,
     ) -> Result<u64> {
-        u64::try_from(value)
-            .map_err(|_| self.error(record, index, 0, Problem::Negative { field, value: i64::from(value) }))
+        self.reader.unsigned(0, field, value).map_err(self.placed(record, index))
     }
 
     /// A table of `count` records of `T` at `offset`, both read from the file: checked to lie
     /// inside the file. An empty table is not checked further (the game never reads it).
-    pub(crate) fn table<T: Pod>(&self, record: Record, table: TableField) -> Result<Table<'a, T>> {
-        let TableField { count_field, count, offset_field, offset } = table;
-        let at = |problem| self.error(record, None, u64::try_from(offset).unwrap_or(0), problem);
-        let count = u64::try_from(count)
-            .map_err(|_| at(Problem::Negative { field: count_field, value: i64::from(count) }))?;
-        if count == 0 {
-            return Ok(Table { bytes: &[], offset: 0, _record: PhantomData });
-        }
-        let offset = u64::try_from(offset)
-            .map_err(|_| at(Problem::Negative { field: offset_field, value: i64::from(offset) }))?;
-        let size = size_of::<T>() as u64;
-        let outside = || {
-            self.error(record, None, offset, Problem::TableOutside { count, size, offset, len: self.len() })
-        };
-        let total = count.checked_mul(size).ok_or_else(outside)?;
-        if offset.checked_add(total).is_none_or(|end| end > self.len()) {
-            return Err(outside());
-        }
-        let bytes = self.slice(record, None, offset, total)?;
-        Ok(Table { bytes, offset, _record: PhantomData })
-    }
-}
-
-/// A count field and an offset field of the header or a record, naming a table.
-#[derive(Clone, Copy)]
-pub(crate) struct TableField {
-    pub count_field: &'static str,
-    pub count: i32,
-    pub offset_field: &'static str,
-    pub offset: i32,
-}
-
-/// Shorthand for a [`TableField`]: `table!(raw, numbones, boneindex)`.
-macro_rules! table {
-    ($raw:expr, $count:ident, $offset:ident) => {
-        $crate::reader::TableField {
-            count_field: stringify!($count),
-            count: $raw.$count,
-            offset_field: stringify!($offset),
-            offset: $raw.$offset,
-        }
-    };
-}
-pub(crate) use table;
-
-/// A checked table of fixed-size records.
-pub(crate) struct Table<'a, T> {
-    bytes: &'a [u8],
-    offset: u64,
-    _record: PhantomData<T>,
-}
-
-impl<'a, T: Pod> Table<'a, T> {
-    pub(crate) fn len(&self) -> usize {
-        self.bytes.len() / size_of::<T>()
-    }
-
-    /// Each record with its index and byte offset.
-    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = (usize, u64, T)> + 'a {
-        let base = self.offset;
-        let size = size_of::<T>();
-        self.bytes
-            .chunks_exact(size)
-            .enumerate()
-            .map(move |(i, chunk)| (i, base + (i * size) as u64, bytemuck::pod_read_unaligned(chunk)))
-    }
-}
-
-/// Decodes a fixed-size, NUL-terminated name field. Valid UTF-8 is kept; anything else is read
-/// as Latin-1 (Windows code pages agree with it on letters), so real files' non-ASCII names show.
-pub(crate) fn name(field: &[u8]) -> String {
-    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
-    let bytes = &field[..end];
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    pub(crate) fn table<T: Pod>(
+        &self,
+        record: Record,
+        table: TableField,
+    ) -> Result<studio_bytes::Table<'a, T>> {
+        self.reader.table(table).map_err(self.placed(record, None))
     }
 }
