@@ -19,6 +19,9 @@ use studio_testing::Rng;
 const ALLOC_PER_INPUT_BYTE: u64 = 40;
 const ALLOC_BASE: u64 = 1 << 20;
 
+/// The header's counts and offsets: 27 int32 fields from byte 136 (goldsrc-header.md).
+const HEADER_FIELDS: (usize, usize) = (136, 27);
+
 /// Parses a set, checking that it neither panics nor allocates out of proportion; returns
 /// whether it parsed.
 fn check(set: &Set, what: &str) -> Result<bool, String> {
@@ -90,66 +93,6 @@ fn short_header_error_names_the_place() {
     assert_eq!(error.to_string(), "header at byte 0: 244 bytes needed here, but the file ends after 100");
 }
 
-/// Applies one to four mutations to `bytes`.
-fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>) {
-    for _ in 0..1 + rng.below(4) {
-        let len = bytes.len();
-        if len < 4 {
-            return;
-        }
-        match rng.below(10) {
-            // Flip a few bits anywhere.
-            0 | 1 => {
-                for _ in 0..1 + rng.below(8) {
-                    let at = rng.below(len);
-                    bytes[at] ^= 1 << rng.below(8);
-                }
-            }
-            // Overwrite a header count or offset, or any aligned int32 (record counts and
-            // offsets are aligned), with a value chosen to hit the edges.
-            2..=6 => {
-                let at = if rng.below(3) == 0 { 136 + 4 * rng.below(27) } else { 4 * rng.below(len / 4) };
-                if at + 4 > len {
-                    continue;
-                }
-                let value: i64 = match rng.below(12) {
-                    0 => 0,
-                    1 => -1,
-                    2 => i64::from(i32::MAX),
-                    3 => i64::from(i32::MIN),
-                    4 => 0x7FFF,
-                    5 => len as i64,
-                    6 => len as i64 - 1,
-                    7 => len as i64 - 4,
-                    8 => len as i64 - 1 - rng.below(64) as i64,
-                    9 => rng.below(len) as i64,
-                    10 => 1 + rng.below(300) as i64,
-                    _ => rng.next_u64() as i32 as i64,
-                };
-                bytes[at..at + 4].copy_from_slice(&(value as i32).to_le_bytes());
-            }
-            // Overwrite an int16 (triangle commands, skin table, animation offsets and runs).
-            7 | 8 => {
-                let at = 2 * rng.below(len / 2);
-                let value: i16 = match rng.below(6) {
-                    0 => 0,
-                    1 => -1,
-                    2 => i16::MAX,
-                    3 => i16::MIN,
-                    4 => rng.below(64) as i16,
-                    _ => rng.next_u64() as i16,
-                };
-                bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
-            }
-            // Cut the end off.
-            _ => {
-                let keep = len - rng.below(len.min(4096));
-                bytes.truncate(keep);
-            }
-        }
-    }
-}
-
 #[test]
 fn seeded_mutations_never_panic_or_run_away() {
     let Some(sets) = sets() else { return };
@@ -168,9 +111,9 @@ fn seeded_mutations_never_panic_or_run_away() {
         let companions = file.num_companions();
         if companions > 0 && rng.below(4) == 0 {
             let which = rng.below(companions);
-            mutate(&mut rng, file.companion_mut(which));
+            studio_testing::mutate(&mut rng, file.companion_mut(which), HEADER_FIELDS);
         } else {
-            mutate(&mut rng, &mut file.main);
+            studio_testing::mutate(&mut rng, &mut file.main, HEADER_FIELDS);
         }
         match check(&file, &format!("mutation {i} of seed {seed:#x}")) {
             Ok(ok) => parsed += usize::from(ok),

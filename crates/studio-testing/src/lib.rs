@@ -50,3 +50,69 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 }
+
+/// Applies one to four mutations to `bytes`: bit flips, int32 fields (the header's `fields.1`
+/// counts and offsets from byte `fields.0`, or any aligned one) and int16s set to values at the
+/// edges, and cuts. The same seed gives the same mutations.
+pub fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, fields: (usize, usize)) {
+    for _ in 0..1 + rng.below(4) {
+        let len = bytes.len();
+        if len < 4 {
+            return;
+        }
+        match rng.below(10) {
+            // Flip a few bits anywhere.
+            0 | 1 => {
+                for _ in 0..1 + rng.below(8) {
+                    let at = rng.below(len);
+                    bytes[at] ^= 1 << rng.below(8);
+                }
+            }
+            // Overwrite a header count or offset, or any aligned int32 (record counts and
+            // offsets are aligned), with a value chosen to hit the edges.
+            2..=6 => {
+                let at = if rng.below(3) == 0 {
+                    fields.0 + 4 * rng.below(fields.1)
+                } else {
+                    4 * rng.below(len / 4)
+                };
+                if at + 4 > len {
+                    continue;
+                }
+                let value: i64 = match rng.below(12) {
+                    0 => 0,
+                    1 => -1,
+                    2 => i64::from(i32::MAX),
+                    3 => i64::from(i32::MIN),
+                    4 => 0x7FFF,
+                    5 => len as i64,
+                    6 => len as i64 - 1,
+                    7 => len as i64 - 4,
+                    8 => len as i64 - 1 - rng.below(64) as i64,
+                    9 => rng.below(len) as i64,
+                    10 => 1 + rng.below(300) as i64,
+                    _ => rng.next_u64() as i32 as i64,
+                };
+                bytes[at..at + 4].copy_from_slice(&(value as i32).to_le_bytes());
+            }
+            // Overwrite an int16 (triangle commands, skin table, animation offsets and runs).
+            7 | 8 => {
+                let at = 2 * rng.below(len / 2);
+                let value: i16 = match rng.below(6) {
+                    0 => 0,
+                    1 => -1,
+                    2 => i16::MAX,
+                    3 => i16::MIN,
+                    4 => rng.below(64) as i16,
+                    _ => rng.next_u64() as i16,
+                };
+                bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
+            }
+            // Cut the end off.
+            _ => {
+                let keep = len - rng.below(len.min(4096));
+                bytes.truncate(keep);
+            }
+        }
+    }
+}

@@ -26,6 +26,28 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     }
     let (mut ok, mut warned, mut bytes) = (0usize, 0usize, 0u64);
     for path in &models {
+        if let Some(result) = crate::info::source_model(path) {
+            match result {
+                Ok(model) => {
+                    bytes += std::fs::metadata(path).map_or(0, |m| m.len());
+                    if model.warnings.is_empty() {
+                        ok += 1;
+                        let _ = writeln!(out, "ok {}", path.display());
+                    } else {
+                        warned += 1;
+                        let _ = writeln!(out, "warn {}: {} warning(s)", path.display(), model.warnings.len());
+                        for warning in &model.warnings {
+                            let _ = writeln!(out, "  {warning}");
+                        }
+                    }
+                }
+                Err(error) => {
+                    failed += 1;
+                    let _ = writeln!(out, "error {error}");
+                }
+            }
+            continue;
+        }
         match load(path) {
             Ok(loaded) => {
                 bytes += std::fs::metadata(path).map_or(0, |m| m.len());

@@ -12,6 +12,23 @@ use studio_model::{
 
 /// Runs the command.
 pub fn run(path: &Path, as_json: bool) -> ExitCode {
+    if let Some(result) = source_model(path) {
+        return match result {
+            Ok(model) => {
+                if as_json {
+                    let json = crate::info_source::to_json(path, &model);
+                    println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+                } else {
+                    print!("{}", crate::info_source::to_text(path, &model));
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("error {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     match load(path) {
         Ok(loaded) => {
             if as_json {
@@ -28,7 +45,8 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
     }
 }
 
-fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
+/// Names of the set bits of `flags`, and any unknown ones in hex.
+pub fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
     let mut parts: Vec<String> =
         names.iter().filter(|(bit, _)| flags & bit != 0).map(|(_, n)| (*n).to_owned()).collect();
     let known = names.iter().fold(0, |all, (bit, _)| all | bit);
@@ -36,6 +54,13 @@ fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
         parts.push(format!("{:#x}", flags & !known));
     }
     if parts.is_empty() { "none".to_owned() } else { parts.join("|") }
+}
+
+/// The model at `path` read as a Source model, when the file starts like one.
+pub fn source_model(path: &Path) -> Option<Result<studio_source::SourceModel, String>> {
+    let bytes = std::fs::read(path).ok()?;
+    studio_source::is_source_model(&bytes)
+        .then(|| studio_source::parse_mdl(&bytes).map_err(|e| format!("{}: {e}", path.display())))
 }
 
 fn v3(v: glam::Vec3) -> Value {
@@ -63,6 +88,8 @@ pub fn to_json(path: &Path, loaded: &Loaded) -> Value {
     let m = &loaded.model;
     let h = &m.header;
     json!({
+        "format": "goldsrc",
+        "version": studio_model::STUDIO_VERSION,
         "file": path.display().to_string(),
         "name": h.name,
         "companions": loaded.companions.iter().map(|c| c.display().to_string()).collect::<Vec<_>>(),

@@ -8,5 +8,6 @@ pub mod app;
 pub mod check;
 pub mod demo;
 pub mod info;
+pub mod info_source;
 pub mod pose_cmd;
 pub mod render_cmd;

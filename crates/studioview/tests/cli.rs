@@ -116,6 +116,7 @@ fn info_json_describes_the_groups_fixture() {
     let out = studioview(&["info", path.to_str().unwrap(), "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&info["format"], &info["version"]), (&serde_json::json!("goldsrc"), &serde_json::json!(10)));
     assert_eq!(info["name"], "groups");
     assert_eq!(info["counts"]["bones"], 12);
     assert_eq!(info["counts"]["skin_families"], 2);
@@ -127,6 +128,59 @@ fn info_json_describes_the_groups_fixture() {
     assert_eq!(info["textures"][1]["flag_names"], "MASKED");
     assert_eq!(info["bones"][2]["parent"], 1);
     assert_eq!(info["warnings"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn info_json_describes_a_source_model() {
+    let Some(shared) = shared() else { return };
+    let path = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let out = studioview(&["info", path.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&info["format"], &info["version"]), (&serde_json::json!("source"), &serde_json::json!(48)));
+    assert_eq!(info["bones"].as_array().unwrap().len(), 15);
+    assert_eq!(info["bones"][8]["name"], "r_arm_twist");
+    assert_eq!(info["bones"][8]["procedural"], "quaternion interpolation");
+    assert_eq!(info["bones"][3]["parent"], 2);
+    assert_eq!(info["hitbox_sets"][0]["name"], "default");
+    assert_eq!(info["hitbox_sets"][0]["hitboxes"][1]["name"], "hb_head");
+    assert_eq!(info["attachments"][2]["flags"], 0x10000);
+    assert_eq!(info["pose_parameters"][2]["loop"], 360.0);
+    let blend9 = &info["sequences"][6];
+    assert_eq!(blend9["name"], "blend9");
+    assert_eq!(blend9["grid"], serde_json::json!([3, 3]));
+    assert_eq!(blend9["params"][1]["name"], "aim_yaw");
+    assert_eq!((&blend9["frames"], &blend9["looping"]), (&serde_json::json!(11), &serde_json::json!(true)));
+    assert_eq!(info["sequences"][9]["layers"][0]["sequence"], 8);
+    assert_eq!(info["sequences"][1]["events"][0]["name"], "AE_FIXTURE_BLINK");
+    assert_eq!(info["animations"].as_array().unwrap().len(), 25);
+    assert_eq!(info["body_parts"][1]["models"][1]["name"], "blank");
+    assert_eq!(info["textures"], serde_json::json!(["fixture_skin_a", "fixture_skin_b"]));
+    assert_eq!(info["material_paths"], serde_json::json!(["models/fixture/"]));
+    assert_eq!(info["skins"], serde_json::json!([[0, 1], [1, 0]]));
+    let text_out = studioview(&["info", path.to_str().unwrap()]);
+    assert!(
+        text(&text_out.stdout).contains("grid 3×3 move_x -1..1 aim_yaw -45..30"),
+        "{}",
+        text(&text_out.stdout)
+    );
+}
+
+#[test]
+fn check_reads_source_models_and_names_a_broken_header() {
+    let Some(shared) = shared() else { return };
+    let out = studioview(&["check", shared.join("fixtures/source").to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    for model in ["anim48.mdl", "anim48_noani.mdl", "include48.mdl", "skeleton48.mdl"] {
+        assert!(stdout.lines().any(|l| l.starts_with("ok ") && l.ends_with(model)), "{model}:\n{stdout}");
+    }
+    assert!(
+        stdout.contains(
+            "truncated_header.mdl: header (studiohdr_t) at byte 0 of the .mdl: 408 bytes needed here"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]

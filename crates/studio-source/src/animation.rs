@@ -1,0 +1,205 @@
+//! Animation descriptions (source-animation.md, "Animation descriptions", "Sections",
+//! "Movements"; source-header.md, "Version differences"). The per-bone data they point at is
+//! not decoded here.
+
+use glam::Vec3;
+
+use crate::error::{Problem, Record, Result};
+use crate::raw::{RawAnimDesc, RawHeader, RawMovement, RawSection};
+use crate::reader::FileData;
+
+/// `STUDIO_LOOPING`.
+pub const STUDIO_LOOPING: i32 = 0x1;
+/// `STUDIO_DELTA`.
+pub const STUDIO_DELTA: i32 = 0x4;
+
+/// Sequence and animation flag names, for display (source-animation.md, "Flags").
+pub const SEQUENCE_FLAG_NAMES: [(i32, &str); 14] = [
+    (0x1, "LOOPING"),
+    (0x2, "SNAP"),
+    (0x4, "DELTA"),
+    (0x8, "AUTOPLAY"),
+    (0x10, "POST"),
+    (0x20, "ALLZEROS"),
+    (0x80, "CYCLEPOSE"),
+    (0x100, "REALTIME"),
+    (0x200, "LOCAL"),
+    (0x400, "HIDDEN"),
+    (0x800, "OVERRIDE"),
+    (0x1000, "ACTIVITY"),
+    (0x2000, "EVENT"),
+    (0x4000, "WORLD"),
+];
+
+/// One animation description (`mstudioanimdesc_t`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    /// Its name (`@idle`…).
+    pub name: String,
+    /// Frames per second.
+    pub fps: f32,
+    /// `STUDIO_*` flags.
+    pub flags: i32,
+    /// Frames.
+    pub frames: u32,
+    /// Where its data is when it has no sections: the block (0 the `.mdl`, ≥ 1 an `.ani`
+    /// block, −1 none) and the offset (from this record in the `.mdl`, from the block's start
+    /// in the `.ani`).
+    pub data: Section,
+    /// Frames per section; 0 without sections.
+    pub section_frames: u32,
+    /// The sections' blocks and offsets, when `section_frames` is not 0.
+    pub sections: Vec<Section>,
+    /// Piecewise movement.
+    pub movements: Vec<Movement>,
+    /// IK rules (counted; stored in the `.mdl` when `ik_rule_index` is not 0).
+    pub num_ik_rules: i32,
+    /// Offset of the IK rules from this record.
+    pub ik_rule_index: i32,
+    /// Offset of the IK rules in the animation block, when they are there.
+    pub block_ik_rule_index: i32,
+    /// Local hierarchy changes (counted).
+    pub num_local_hierarchy: i32,
+    /// Zero-frame data: frames per span, spans, offset from this record (version 48 and up).
+    pub zero_frames: Option<ZeroFrames>,
+    /// Byte offset of this record in the `.mdl`.
+    pub offset: u64,
+}
+
+/// Where a run of animation data is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// 0: the `.mdl`; ≥ 1: that `.ani` block; −1: none.
+    pub block: i32,
+    /// The offset.
+    pub index: i32,
+}
+
+/// Zero-frame data of an animation (source-animdata.md, "Zero-frame data").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroFrames {
+    /// Frames per span.
+    pub span: i16,
+    /// Spans.
+    pub count: i16,
+    /// Offset from the animation record.
+    pub index: i32,
+}
+
+/// One piece of an animation's movement (`mstudiomovement_t`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Movement {
+    /// Last frame of the piece.
+    pub end_frame: i32,
+    /// Motion types.
+    pub motion_flags: i32,
+    /// Velocity at the start.
+    pub v0: f32,
+    /// Velocity at the end.
+    pub v1: f32,
+    /// Yaw at the end.
+    pub angle: f32,
+    /// Movement relative to the piece's initial angle.
+    pub vector: Vec3,
+    /// Position relative to the animation's start.
+    pub position: Vec3,
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<Animation>> {
+    let table = file.table::<RawAnimDesc>(
+        Record::Animation,
+        None,
+        0,
+        "numlocalanim",
+        raw.numlocalanim,
+        "localanimindex",
+        raw.localanimindex,
+    )?;
+    let mut out = Vec::with_capacity(table.len());
+    for (i, at, a) in table.iter() {
+        let index = Some(i);
+        let frames = u32::try_from(a.numframes).map_err(|_| {
+            file.error(
+                Record::Animation,
+                index,
+                at + 16,
+                Problem::Negative { field: "numframes", value: a.numframes.into() },
+            )
+        })?;
+        let section_frames = u32::try_from(a.sectionframes).map_err(|_| {
+            file.error(
+                Record::Animation,
+                index,
+                at + 84,
+                Problem::Negative { field: "sectionframes", value: a.sectionframes.into() },
+            )
+        })?;
+        let movements = file
+            .table::<RawMovement>(
+                Record::Movement,
+                index,
+                at,
+                "nummovements",
+                a.nummovements,
+                "movementindex",
+                a.movementindex,
+            )?
+            .iter()
+            .map(|(_, _, m)| Movement {
+                end_frame: m.endframe,
+                motion_flags: m.motionflags,
+                v0: m.v0,
+                v1: m.v1,
+                angle: m.angle,
+                vector: Vec3::from_array(m.vector),
+                position: Vec3::from_array(m.position),
+            })
+            .collect();
+        let mut animation = Animation {
+            name: file.name(Record::Animation, index, at, "sznameindex", a.sznameindex)?,
+            fps: a.fps,
+            flags: a.flags,
+            frames,
+            data: Section { block: a.animblock, index: a.animindex },
+            section_frames,
+            sections: Vec::new(),
+            movements,
+            num_ik_rules: a.numikrules,
+            ik_rule_index: a.ikruleindex,
+            block_ik_rule_index: a.animblockikruleindex,
+            num_local_hierarchy: a.numlocalhierarchy,
+            zero_frames: (raw.version >= 48 && a.zeroframeindex != 0).then_some(ZeroFrames {
+                span: a.zeroframespan,
+                count: a.zeroframecount,
+                index: a.zeroframeindex,
+            }),
+            offset: at,
+        };
+        if let Some(whole_sections) = frames.checked_div(section_frames) {
+            if raw.version < 46 {
+                // Sections of a version 45 .ani cannot be read: one frame with no data.
+                animation.frames = 1;
+                animation.section_frames = 0;
+                animation.data = Section { block: -1, index: 0 };
+            } else {
+                // floor(numframes / sectionframes) + 2 entries (source-animdata.md, "Sections").
+                let count = i32::try_from(whole_sections + 2).unwrap_or(i32::MAX);
+                animation.sections = file
+                    .table::<RawSection>(
+                        Record::Section,
+                        index,
+                        at,
+                        "sections",
+                        count,
+                        "sectionindex",
+                        a.sectionindex,
+                    )?
+                    .iter()
+                    .map(|(_, _, s)| Section { block: s.animblock, index: s.animindex })
+                    .collect();
+            }
+        }
+        out.push(animation);
+    }
+    Ok(out)
+}

@@ -1,0 +1,126 @@
+//! Body parts, their models and the models' meshes as the `.mdl` describes them
+//! (source-header.md, "Body parts and the body value"; source-mesh.md, "Models and meshes in
+//! the .mdl"). The vertices themselves are in the `.vvd`, the triangles in the `.vtx`.
+
+use glam::Vec3;
+
+use crate::error::{Record, Result};
+use crate::raw::{RawBodyPart, RawHeader, RawMesh, RawModel};
+use crate::reader::FileData;
+
+/// One body part: a choice of models.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyPart {
+    /// Its name.
+    pub name: String,
+    /// The body value's divisor for this part: it draws model `(body / base) % models.len()`.
+    pub base: i32,
+    /// The choices.
+    pub models: Vec<BodyModel>,
+}
+
+/// One model of a body part (`mstudiomodel_t`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyModel {
+    /// Its name (the source file it was compiled from).
+    pub name: String,
+    /// Bounding radius.
+    pub bounding_radius: f32,
+    /// Vertices at LOD 0.
+    pub num_vertices: i32,
+    /// Byte offset of its first vertex in the `.vvd`'s LOD 0 list (48 bytes per vertex).
+    pub vertex_index: i32,
+    /// Byte offset of its first tangent (16 bytes each).
+    pub tangent_index: i32,
+    /// Eyeballs.
+    pub num_eyeballs: i32,
+    /// Its meshes; none for a blank choice.
+    pub meshes: Vec<Mesh>,
+}
+
+/// One mesh of a model (`mstudiomesh_t`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh {
+    /// Its material slot: the texture is `skins[skin][material]`.
+    pub material: i32,
+    /// Vertices at LOD 0.
+    pub num_vertices: i32,
+    /// First vertex, counted from the model's first.
+    pub vertex_offset: i32,
+    /// Flexes (morph targets), counted.
+    pub num_flexes: i32,
+    /// 1 for an eyeball mesh.
+    pub material_type: i32,
+    /// Eyeball index for an eyeball mesh.
+    pub material_param: i32,
+    /// Unique ordinal.
+    pub id: i32,
+    /// Centre.
+    pub center: Vec3,
+    /// Vertices at each LOD.
+    pub lod_vertices: [i32; 8],
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BodyPart>> {
+    let parts = file.table::<RawBodyPart>(
+        Record::BodyPart,
+        None,
+        0,
+        "numbodyparts",
+        raw.numbodyparts,
+        "bodypartindex",
+        raw.bodypartindex,
+    )?;
+    let mut out = Vec::with_capacity(parts.len());
+    for (p, part_at, part) in parts.iter() {
+        let models = file.table::<RawModel>(
+            Record::BodyPart,
+            Some(p),
+            part_at,
+            "nummodels",
+            part.nummodels,
+            "modelindex",
+            part.modelindex,
+        )?;
+        let mut body_models = Vec::with_capacity(models.len());
+        for (m, model_at, model) in models.iter() {
+            let meshes = file.table::<RawMesh>(
+                Record::Model,
+                Some(m),
+                model_at,
+                "nummeshes",
+                model.nummeshes,
+                "meshindex",
+                model.meshindex,
+            )?;
+            body_models.push(BodyModel {
+                name: studio_bytes::name(&model.name),
+                bounding_radius: model.boundingradius,
+                num_vertices: model.numvertices,
+                vertex_index: model.vertexindex,
+                tangent_index: model.tangentsindex,
+                num_eyeballs: model.numeyeballs,
+                meshes: meshes
+                    .iter()
+                    .map(|(_, _, mesh)| Mesh {
+                        material: mesh.material,
+                        num_vertices: mesh.numvertices,
+                        vertex_offset: mesh.vertexoffset,
+                        num_flexes: mesh.numflexes,
+                        material_type: mesh.materialtype,
+                        material_param: mesh.materialparam,
+                        id: mesh.meshid,
+                        center: Vec3::from_array(mesh.center),
+                        lod_vertices: mesh.num_lod_vertexes,
+                    })
+                    .collect(),
+            });
+        }
+        out.push(BodyPart {
+            name: file.name(Record::BodyPart, Some(p), part_at, "sznameindex", part.sznameindex)?,
+            base: part.base,
+            models: body_models,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,265 @@
+//! Errors and warnings, each with the place in the model set it concerns: the file, the kind
+//! of record (named as in studio.h), its index and the byte offset.
+
+use std::fmt;
+
+use studio_bytes::Fault;
+
+/// Which file of a Source model set a place lies in (source-mesh.md, "Files").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileRole {
+    /// `name.mdl`.
+    Mdl,
+    /// `name.vvd`.
+    Vvd,
+    /// `name.dx90.vtx` (or another `.vtx`).
+    Vtx,
+    /// The `.ani` file the header names.
+    Ani,
+    /// Include model `n` of the main model.
+    Include(usize),
+}
+
+impl fmt::Display for FileRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileRole::Mdl => f.write_str(".mdl"),
+            FileRole::Vvd => f.write_str(".vvd"),
+            FileRole::Vtx => f.write_str(".vtx"),
+            FileRole::Ani => f.write_str(".ani"),
+            FileRole::Include(n) => write!(f, "include model {n}"),
+        }
+    }
+}
+
+/// The kind of record being read when a problem was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Record {
+    Header,
+    Header2,
+    Bone,
+    ProceduralBone,
+    BoneController,
+    HitboxSet,
+    Hitbox,
+    Attachment,
+    PoseParameter,
+    IkChain,
+    IkLink,
+    IkLock,
+    Texture,
+    TextureDirectory,
+    SkinTable,
+    BodyPart,
+    Model,
+    Mesh,
+    IncludeModel,
+    AnimBlock,
+    Animation,
+    Movement,
+    Section,
+    Sequence,
+    Event,
+    AutoLayer,
+    ActivityModifier,
+    BlendGrid,
+    PoseKeys,
+    WeightList,
+    KeyValues,
+    Name,
+}
+
+impl Record {
+    /// The name used in messages (studio.h's record, in words).
+    pub fn name(self) -> &'static str {
+        match self {
+            Record::Header => "header (studiohdr_t)",
+            Record::Header2 => "second header (studiohdr2_t)",
+            Record::Bone => "bone",
+            Record::ProceduralBone => "procedural rule of bone",
+            Record::BoneController => "bone controller",
+            Record::HitboxSet => "hit box set",
+            Record::Hitbox => "hit box",
+            Record::Attachment => "attachment",
+            Record::PoseParameter => "pose parameter",
+            Record::IkChain => "IK chain",
+            Record::IkLink => "IK link",
+            Record::IkLock => "IK lock",
+            Record::Texture => "texture",
+            Record::TextureDirectory => "texture directory",
+            Record::SkinTable => "skin table",
+            Record::BodyPart => "body part",
+            Record::Model => "model",
+            Record::Mesh => "mesh",
+            Record::IncludeModel => "include model",
+            Record::AnimBlock => "animation block",
+            Record::Animation => "animation",
+            Record::Movement => "movement of animation",
+            Record::Section => "section of animation",
+            Record::Sequence => "sequence",
+            Record::Event => "event of sequence",
+            Record::AutoLayer => "auto layer of sequence",
+            Record::ActivityModifier => "activity modifier of sequence",
+            Record::BlendGrid => "blend grid of sequence",
+            Record::PoseKeys => "pose keys of sequence",
+            Record::WeightList => "weight list of sequence",
+            Record::KeyValues => "key values",
+            Record::Name => "name",
+        }
+    }
+}
+
+/// Where in a model set something was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The file.
+    pub file: FileRole,
+    /// The kind of record.
+    pub record: Record,
+    /// The record's index in its table, where it has one.
+    pub index: Option<usize>,
+    /// Byte offset from the start of `file`.
+    pub offset: u64,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.record.name())?;
+        if let Some(index) = self.index {
+            write!(f, " {index}")?;
+        }
+        write!(f, " at byte {} of the {}", self.offset, self.file)
+    }
+}
+
+/// What is wrong at a [`Place`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Problem {
+    /// The bytes needed run past the end of the file.
+    #[error("{needed} bytes needed here, but the file ends after {available}")]
+    Truncated {
+        /// Bytes needed from the offset.
+        needed: u64,
+        /// Bytes left from the offset.
+        available: u64,
+    },
+    /// A table does not fit in the file.
+    #[error(
+        "{count} records of {size} bytes from offset {offset} run past the end of the file ({len} bytes)"
+    )]
+    TableOutside {
+        /// Records in the table.
+        count: u64,
+        /// Size of one record.
+        size: u64,
+        /// The table's offset.
+        offset: u64,
+        /// The file's length.
+        len: u64,
+    },
+    /// A count or offset field holds a negative value (or an offset leads before the file).
+    #[error("{field} is {value}, which cannot be negative")]
+    Negative {
+        /// The field's name in studio.h.
+        field: &'static str,
+        /// The value (for a relative offset, where it leads).
+        value: i64,
+    },
+    /// The file's tables point at the same bytes over and over.
+    #[error("the file's records are read more than {0} bytes' worth; its tables overlap themselves")]
+    OverBudget(u64),
+    /// A name runs to the end of the file without its closing NUL.
+    #[error("the name runs to the end of the file without its closing NUL")]
+    Unterminated,
+    /// The file does not start with the expected identifier.
+    #[error("expected identifier {expected:?}, found {found:?}")]
+    BadId {
+        /// `IDST`, `IDSV`, `IDAG`.
+        expected: &'static str,
+        /// The four bytes found.
+        found: String,
+    },
+    /// The version is not one this reader knows.
+    #[error("version {found}; Source models of versions 44 to 49 are supported")]
+    BadVersion {
+        /// The version read.
+        found: i32,
+    },
+    /// A field refers to a record that does not exist.
+    #[error("{field} is {value}, but there is no {target} {value} (there are {count})")]
+    BadReference {
+        /// The field's name in studio.h.
+        field: &'static str,
+        /// Its value.
+        value: i64,
+        /// What it refers to.
+        target: &'static str,
+        /// How many there are.
+        count: usize,
+    },
+    /// A bone's parent does not come before it.
+    #[error("parent {parent} does not come before the bone")]
+    ParentOrder {
+        /// The parent index read.
+        parent: i32,
+    },
+}
+
+impl From<Fault> for Problem {
+    fn from(fault: Fault) -> Self {
+        match fault {
+            Fault::Truncated { needed, available } => Problem::Truncated { needed, available },
+            Fault::TableOutside { count, size, offset, len } => {
+                Problem::TableOutside { count, size, offset, len }
+            }
+            Fault::Negative { field, value } => Problem::Negative { field, value },
+            Fault::OverBudget { limit } => Problem::OverBudget(limit),
+            Fault::Unterminated => Problem::Unterminated,
+        }
+    }
+}
+
+/// A model set that cannot be used: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{place}: {problem}")]
+pub struct Error {
+    /// Where.
+    pub place: Place,
+    /// What.
+    pub problem: Problem,
+}
+
+/// The result of reading.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Something the engine tolerates but a modder wants to hear of.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{place}: {kind}")]
+pub struct Warning {
+    /// Where.
+    pub place: Place,
+    /// What.
+    pub kind: WarningKind,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum WarningKind {
+    /// The header's length field disagrees with the file.
+    #[error("the header says {stored} bytes, the file has {actual}")]
+    LengthMismatch {
+        /// The header's length.
+        stored: i64,
+        /// The file's.
+        actual: u64,
+    },
+    /// A field holds a value studio.h does not define; it is kept as read.
+    #[error("{field} has unknown value {value}")]
+    UnknownValue {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: i64,
+    },
+}

@@ -1,0 +1,72 @@
+//! Hit box sets and their boxes (source-bones.md, "Hit boxes").
+
+use glam::Vec3;
+
+use crate::error::{Record, Result};
+use crate::raw::{RawHeader, RawHitbox, RawHitboxSet};
+use crate::reader::{FileData, required};
+
+/// A named set of hit boxes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HitboxSet {
+    /// Its name (`default` for the first).
+    pub name: String,
+    /// Its boxes.
+    pub hitboxes: Vec<Hitbox>,
+}
+
+/// One hit box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hitbox {
+    /// The bone it follows.
+    pub bone: usize,
+    /// Intersection group.
+    pub group: i32,
+    /// Lower corner in the bone's space.
+    pub bbmin: Vec3,
+    /// Upper corner.
+    pub bbmax: Vec3,
+    /// Its name; empty when the file gives none.
+    pub name: String,
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<HitboxSet>> {
+    let sets = file.table::<RawHitboxSet>(
+        Record::HitboxSet,
+        None,
+        0,
+        "numhitboxsets",
+        raw.numhitboxsets,
+        "hitboxsetindex",
+        raw.hitboxsetindex,
+    )?;
+    let mut out = Vec::with_capacity(sets.len());
+    for (s, set_at, set) in sets.iter() {
+        let boxes = file.table::<RawHitbox>(
+            Record::HitboxSet,
+            Some(s),
+            set_at,
+            "numhitboxes",
+            set.numhitboxes,
+            "hitboxindex",
+            set.hitboxindex,
+        )?;
+        let mut hitboxes = Vec::with_capacity(boxes.len());
+        for (i, at, b) in boxes.iter() {
+            let place = (Record::Hitbox, Some(i), at);
+            let bone = required(file, place, "bone", b.bone, "bone", num_bones)?;
+            hitboxes.push(Hitbox {
+                bone,
+                group: b.group,
+                bbmin: Vec3::from_array(b.bbmin),
+                bbmax: Vec3::from_array(b.bbmax),
+                name: file.name(Record::Hitbox, Some(i), at, "szhitboxnameindex", b.szhitboxnameindex)?,
+            });
+        }
+        out.push(HitboxSet {
+            name: file.name(Record::HitboxSet, Some(s), set_at, "sznameindex", set.sznameindex)?,
+            hitboxes,
+        });
+    }
+    Ok(out)
+}

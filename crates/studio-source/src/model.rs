@@ -1,0 +1,142 @@
+//! A Source model's `.mdl`, read whole: every table the spec pages describe, checked.
+
+use crate::animation::{self, Animation};
+use crate::attachment::{self, Attachment};
+use crate::body_part::{self, BodyPart};
+use crate::bone::{self, Bone};
+use crate::bone_controller::{self, BoneController};
+use crate::error::{FileRole, Record, Result, Warning, WarningKind};
+use crate::header::{self, Header};
+use crate::hitbox::{self, HitboxSet};
+use crate::ik::{self, IkChain, IkLock};
+use crate::include::{self, AnimBlock, IncludeModel};
+use crate::material::{self, Skins, Texture};
+use crate::pose_parameter::{self, PoseParameter};
+use crate::raw::RawIkLock;
+use crate::reader::{FileData, required};
+use crate::sequence::{self, Sequence};
+
+/// Everything a Source `.mdl` holds that a viewer needs, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceModel {
+    /// Header facts.
+    pub header: Header,
+    /// Bones, parents first.
+    pub bones: Vec<Bone>,
+    /// Bone controllers.
+    pub bone_controllers: Vec<BoneController>,
+    /// Hit box sets.
+    pub hitbox_sets: Vec<HitboxSet>,
+    /// Attachments.
+    pub attachments: Vec<Attachment>,
+    /// Pose parameters.
+    pub pose_parameters: Vec<PoseParameter>,
+    /// IK chains.
+    pub ik_chains: Vec<IkChain>,
+    /// IK locks applied to every sequence (`$ikautoplaylock`).
+    pub ik_autoplay_locks: Vec<IkLock>,
+    /// Animation descriptions.
+    pub animations: Vec<Animation>,
+    /// Sequences.
+    pub sequences: Vec<Sequence>,
+    /// Textures (material names).
+    pub textures: Vec<Texture>,
+    /// Material directories, in search order.
+    pub material_paths: Vec<String>,
+    /// The skin table.
+    pub skins: Skins,
+    /// Body parts with their models and meshes.
+    pub body_parts: Vec<BodyPart>,
+    /// Include models.
+    pub include_models: Vec<IncludeModel>,
+    /// The `.ani` blocks.
+    pub anim_blocks: Vec<AnimBlock>,
+    /// Problems the engine tolerates.
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads a Source `.mdl` from its bytes.
+pub fn parse_mdl(bytes: &[u8]) -> Result<SourceModel> {
+    parse_file(bytes, FileRole::Mdl)
+}
+
+/// Reads a `.mdl` in the role it plays in a model set (the main model or an include model).
+pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
+    let file = FileData::new(bytes, role);
+    let mut warnings = Vec::new();
+    let (raw, _raw2, header) = header::parse(&file)?;
+    if i64::from(header.length) != file.len() as i64 {
+        warnings.push(Warning {
+            place: file.place(Record::Header, None, 76),
+            kind: WarningKind::LengthMismatch { stored: header.length.into(), actual: file.len() },
+        });
+    }
+    let bone_controllers = bone_controller::parse(&file, &raw)?;
+    let bones = bone::parse(&file, &raw, bone_controllers.len(), &mut warnings)?;
+    for (i, controller) in bone_controllers.iter().enumerate() {
+        if controller.bone != -1 {
+            required(
+                &file,
+                (Record::BoneController, Some(i), 0),
+                "bone",
+                controller.bone,
+                "bone",
+                bones.len(),
+            )?;
+        }
+    }
+    let hitbox_sets = hitbox::parse(&file, &raw, bones.len())?;
+    let attachments = attachment::parse(&file, &raw, bones.len())?;
+    let pose_parameters = pose_parameter::parse(&file, &raw)?;
+    let ik_chains = ik::parse_chains(&file, &raw, bones.len())?;
+    let lock_table = file.table::<RawIkLock>(
+        Record::IkLock,
+        None,
+        0,
+        "numlocalikautoplaylocks",
+        raw.numlocalikautoplaylocks,
+        "localikautoplaylockindex",
+        raw.localikautoplaylockindex,
+    )?;
+    let ik_autoplay_locks = ik::locks(&file, lock_table, ik_chains.len())?;
+    let animations = animation::parse(&file, &raw)?;
+    let counts = sequence::Counts {
+        bones: bones.len(),
+        animations: animations.len(),
+        pose_parameters: pose_parameters.len(),
+        ik_chains: ik_chains.len(),
+    };
+    let sequences = sequence::parse(&file, &raw, &counts)?;
+    let textures = material::parse_textures(&file, &raw)?;
+    let material_paths = material::parse_directories(&file, &raw)?;
+    let skins = material::parse_skins(&file, &raw, textures.len())?;
+    let body_parts = body_part::parse(&file, &raw)?;
+    let include_models = include::parse_includes(&file, &raw)?;
+    let anim_blocks = include::parse_blocks(&file, &raw)?;
+    Ok(SourceModel {
+        header,
+        bones,
+        bone_controllers,
+        hitbox_sets,
+        attachments,
+        pose_parameters,
+        ik_chains,
+        ik_autoplay_locks,
+        animations,
+        sequences,
+        textures,
+        material_paths,
+        skins,
+        body_parts,
+        include_models,
+        anim_blocks,
+        warnings,
+    })
+}
+
+/// Whether `bytes` start like a Source model: `IDST` and a version from 44 to 49.
+pub fn is_source_model(bytes: &[u8]) -> bool {
+    let version = bytes.get(4..8).map(|v| i32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+    bytes.starts_with(b"IDST")
+        && version.is_some_and(|v| (header::MIN_VERSION..=header::MAX_VERSION).contains(&v))
+}

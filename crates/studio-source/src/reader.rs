@@ -1,0 +1,161 @@
+//! Bounds-checked reading of one file of a Source model set: [`studio_bytes::Reader`] (shared
+//! with the GoldSrc reader), with this format's names for the file and record in every error.
+//! Source records point at their tables and names with offsets from the record itself
+//! (source-bones.md: "Every …index … is a byte offset from the start of the record that holds
+//! it"), so the helpers here take the record's own offset as the base.
+
+use bytemuck::Pod;
+use studio_bytes::{ReadError, Reader, Table};
+
+use crate::error::{Error, FileRole, Place, Problem, Record, Result};
+
+/// The longest name read: real material paths and key-value names are far shorter.
+const NAME_LIMIT: u64 = 4096;
+
+/// One file's bytes, with its role for error messages and its read budget.
+pub(crate) struct FileData<'a> {
+    reader: Reader<'a>,
+    role: FileRole,
+}
+
+impl<'a> FileData<'a> {
+    pub(crate) fn new(bytes: &'a [u8], role: FileRole) -> Self {
+        Self { reader: Reader::new(bytes), role }
+    }
+
+    pub(crate) fn len(&self) -> u64 {
+        self.reader.len()
+    }
+
+    pub(crate) fn place(&self, record: Record, index: Option<usize>, offset: u64) -> Place {
+        Place { file: self.role, record, index, offset }
+    }
+
+    pub(crate) fn error(&self, record: Record, index: Option<usize>, offset: u64, problem: Problem) -> Error {
+        Error { place: self.place(record, index, offset), problem }
+    }
+
+    fn placed(&self, record: Record, index: Option<usize>) -> impl Fn(ReadError) -> Error + '_ {
+        move |e| self.error(record, index, e.offset, e.fault.into())
+    }
+
+    /// One record of type `T` at `offset`.
+    pub(crate) fn read<T: Pod>(&self, record: Record, index: Option<usize>, offset: u64) -> Result<T> {
+        self.reader.read(offset).map_err(self.placed(record, index))
+    }
+
+    /// `len` bytes at `offset`.
+    pub(crate) fn slice(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        offset: u64,
+        len: u64,
+    ) -> Result<&'a [u8]> {
+        self.reader.slice(offset, len).map_err(self.placed(record, index))
+    }
+
+    /// `base + relative`: where an offset field of the record at `base` points.
+    pub(crate) fn at(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        field: &'static str,
+        relative: i32,
+    ) -> Result<u64> {
+        self.reader.relative(base, field, relative).map_err(self.placed(record, index))
+    }
+
+    /// A table of `count` records of `T` at `base + relative`, checked to lie in the file.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn table<T: Pod>(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        count_field: &'static str,
+        count: i32,
+        offset_field: &'static str,
+        relative: i32,
+    ) -> Result<Table<'a, T>> {
+        let count = self.reader.unsigned(base, count_field, count).map_err(self.placed(record, index))?;
+        if count == 0 {
+            return self.reader.table_at(0, base).map_err(self.placed(record, index));
+        }
+        let offset = self.at(record, index, base, offset_field, relative)?;
+        self.reader.table_at(count, offset).map_err(self.placed(record, index))
+    }
+
+    /// The name an offset field of the record at `base` points at; 0 means none (an empty
+    /// name), as for unnamed hit boxes.
+    pub(crate) fn name(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        field: &'static str,
+        relative: i32,
+    ) -> Result<String> {
+        if relative == 0 {
+            return Ok(String::new());
+        }
+        let offset = self.at(record, index, base, field, relative)?;
+        self.reader.string(offset, NAME_LIMIT).map_err(self.placed(record, index))
+    }
+
+    /// The name at an absolute offset (texture directories, node names); 0 means none.
+    pub(crate) fn name_at(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        offset: i32,
+        field: &'static str,
+    ) -> Result<String> {
+        self.name(record, index, 0, field, offset)
+    }
+}
+
+/// Checks `value` as an index into `count` records of `target`; −1 (or any negative value when
+/// `none_below_zero`) means none.
+pub(crate) fn reference(
+    file: &FileData<'_>,
+    place: (Record, Option<usize>, u64),
+    field: &'static str,
+    value: i32,
+    target: &'static str,
+    count: usize,
+) -> Result<Option<usize>> {
+    if value == -1 {
+        return Ok(None);
+    }
+    match usize::try_from(value) {
+        Ok(i) if i < count => Ok(Some(i)),
+        _ => Err(file.error(
+            place.0,
+            place.1,
+            place.2,
+            Problem::BadReference { field, value: i64::from(value), target, count },
+        )),
+    }
+}
+
+/// Checks `value` as an index into `count` records of `target`, where none is not allowed.
+pub(crate) fn required(
+    file: &FileData<'_>,
+    place: (Record, Option<usize>, u64),
+    field: &'static str,
+    value: i32,
+    target: &'static str,
+    count: usize,
+) -> Result<usize> {
+    match usize::try_from(value) {
+        Ok(i) if i < count => Ok(i),
+        _ => Err(file.error(
+            place.0,
+            place.1,
+            place.2,
+            Problem::BadReference { field, value: i64::from(value), target, count },
+        )),
+    }
+}

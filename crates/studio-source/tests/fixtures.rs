@@ -1,0 +1,314 @@
+//! The shared Source fixtures read with the values their README gives and values read
+//! independently from the files with Python's `struct` (noted where used).
+
+use studio_source::{FileRole, Problem, Procedural, Record, SourceModel, parse_mdl};
+
+/// Values as f64, to compare with the exact values Python's `struct` printed.
+fn wide(values: &[f32]) -> Vec<f64> {
+    values.iter().map(|&v| f64::from(v)).collect()
+}
+
+const FIXTURE: &str = "fixtures/source/models/fixture";
+
+fn model(name: &str) -> Option<SourceModel> {
+    let shared = studio_testing::shared()?;
+    let bytes = studio_testing::read(&shared, &format!("{FIXTURE}/{name}"));
+    Some(parse_mdl(&bytes).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+const BONES: [&str; 15] = [
+    "pelvis",
+    "spine",
+    "chest",
+    "head",
+    "antenna",
+    "l_arm",
+    "l_hand",
+    "r_arm",
+    "r_arm_twist",
+    "l_thigh",
+    "l_calf",
+    "l_foot",
+    "r_thigh",
+    "r_calf",
+    "r_foot",
+];
+
+#[test]
+fn skeleton_bones_controllers_and_procedural_rules() {
+    let Some(m) = model("skeleton48.mdl") else { return };
+    assert_eq!(m.header.version, 48);
+    assert!(m.header.has_header2);
+    assert_eq!(m.header.surface_prop, "flesh");
+    assert!(m.header.key_values.contains("prop_data"));
+    let names: Vec<&str> = m.bones.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, BONES);
+    for (i, bone) in m.bones.iter().enumerate() {
+        assert!(bone.parent.is_none_or(|p| p < i));
+        assert_ne!(bone.flags & 0x7FF00, 0, "{}: every bone has a BONE_USED_BY_* bit", bone.name);
+    }
+    assert_eq!(m.bones[4].surface_prop, "metal");
+    assert_eq!(m.bones[6].flags & 0x40000, 0x40000, "l_hand: BONE_USED_BY_BONE_MERGE");
+    assert_eq!(m.bones[8].flags & 0x4, 0x4, "r_arm_twist: BONE_ALWAYS_PROCEDURAL");
+    let Some(Procedural::QuatInterp { control, triggers }) = &m.bones[8].procedural else {
+        panic!("r_arm_twist: {:?}", m.bones[8].procedural)
+    };
+    assert_eq!((*control, triggers.len()), (7, 2));
+    let Some(Procedural::Jiggle { flags, .. }) = &m.bones[4].procedural else { panic!("antenna") };
+    assert_eq!(*flags, 0x51);
+    assert_eq!(m.bones[4].procedural.as_ref().map(Procedural::proctype), Some(5));
+
+    assert_eq!(m.bone_controllers.len(), 2);
+    let head = &m.bone_controllers[0];
+    assert_eq!((head.bone, head.kind, head.start, head.end, head.input), (3, 0x20 | 0x40000, -90.0, 90.0, 0));
+    let chest = &m.bone_controllers[1];
+    assert_eq!((chest.bone, chest.kind, chest.start, chest.end, chest.input), (2, 0x1, -2.0, 2.0, 1));
+    assert_eq!(m.bones[3].controllers[5], Some(0), "head ZR");
+    assert_eq!(m.bones[2].controllers[0], Some(1), "chest X");
+}
+
+#[test]
+fn hitboxes_attachments_pose_parameters_and_ik() {
+    let Some(m) = model("anim48.mdl") else { return };
+    let sets: Vec<(&str, usize)> =
+        m.hitbox_sets.iter().map(|s| (s.name.as_str(), s.hitboxes.len())).collect();
+    assert_eq!(sets, [("default", 8), ("cheap", 2)]);
+    let names: Vec<&str> = m.hitbox_sets[0].hitboxes.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "hb_pelvis",
+            "hb_head",
+            "hb_chest",
+            "hb_stomach",
+            "hb_l_arm",
+            "hb_r_arm",
+            "hb_l_thigh",
+            "hb_r_thigh"
+        ]
+    );
+    assert!(m.hitbox_sets[0].hitboxes.iter().enumerate().all(|(i, b)| b.group == i as i32));
+    assert!(m.hitbox_sets[1].hitboxes.iter().all(|b| b.name.is_empty()));
+    // hb_head, read with struct: bone 3, group 1, bbmin, bbmax.
+    let head = &m.hitbox_sets[0].hitboxes[1];
+    assert_eq!(head.bone, 3);
+    assert_eq!(wide(&head.bbmin.to_array()), [-0.24999967217445374, -3.75, -3.75]);
+    assert_eq!(wide(&head.bbmax.to_array()), [8.265609741210938, 3.75, 3.75]);
+
+    let attachments: Vec<(&str, Option<usize>, u32)> =
+        m.attachments.iter().map(|a| (a.name.as_str(), a.bone, a.flags)).collect();
+    assert_eq!(attachments, [("eyes", Some(3), 0), ("lhand_grip", Some(6), 0), ("floor", Some(0), 0x10000)]);
+    // eyes' local matrix, read with struct: a rotation about y and an offset.
+    assert_eq!(
+        wide(m.attachments[0].local.as_flattened()),
+        [
+            0.9950041770935059,
+            0.0,
+            0.0998334139585495,
+            4.0,
+            0.0,
+            1.0,
+            0.0,
+            3.5,
+            -0.0998334139585495,
+            0.0,
+            0.9950041770935059,
+            0.0
+        ]
+    );
+
+    let params: Vec<(&str, f32, f32, f32)> =
+        m.pose_parameters.iter().map(|p| (p.name.as_str(), p.start, p.end, p.loop_range)).collect();
+    assert_eq!(
+        params,
+        [("move_x", -1.0, 1.0, 0.0), ("aim_yaw", -45.0, 45.0, 0.0), ("spin", 0.0, 360.0, 360.0)]
+    );
+
+    let chains: Vec<(&str, Vec<usize>)> =
+        m.ik_chains.iter().map(|c| (c.name.as_str(), c.links.iter().map(|l| l.bone).collect())).collect();
+    assert_eq!(chains, [("lleg", vec![9, 10, 11]), ("rleg", vec![12, 13, 14])]);
+    assert_ne!(m.ik_chains[0].links[0].knee_direction, glam::Vec3::ZERO);
+    assert_eq!(m.ik_chains[1].links[0].knee_direction, glam::Vec3::ZERO);
+}
+
+#[test]
+fn bone_pose_to_bone_and_defaults() {
+    let Some(m) = model("anim48.mdl") else { return };
+    // head, read with struct at boneindex + 3 × 216.
+    let head = &m.bones[3];
+    assert_eq!(
+        wide(&head.pose_to_bone[0]),
+        [0.062378279864788055, -1.7099430760225687e-09, 0.9980525970458984, -63.90655517578125]
+    );
+    assert_eq!(
+        wide(&head.pose_to_bone[2]),
+        [-4.9339088370459194e-09, 1.0, 6.882960312815101e-10, -2.6016380161308916e-08]
+    );
+    assert_eq!(
+        wide(&head.position.to_array()),
+        [9.998000144958496, 0.1993204951286316, -0.01597973331809044]
+    );
+    assert_eq!(
+        wide(&head.quaternion.to_array()),
+        [-0.03995538130402565, 0.001647417200729251, 0.041163455694913864, 0.9983518719673157]
+    );
+    // anim48 adds the saved-frame flags.
+    assert_ne!(m.bones[0].flags & studio_source::BONE_HAS_SAVEFRAME_POS, 0);
+    assert_ne!(m.bones[0].flags & studio_source::BONE_HAS_SAVEFRAME_ROT, 0);
+    assert_ne!(m.bones[1].flags & studio_source::BONE_HAS_SAVEFRAME_ROT, 0);
+}
+
+#[test]
+fn animations_sections_and_blocks() {
+    let Some(m) = model("anim48.mdl") else { return };
+    assert_eq!(m.animations.len(), 25);
+    let frames: Vec<(&str, u32)> = m.animations.iter().map(|a| (a.name.as_str(), a.frames)).take(6).collect();
+    assert_eq!(
+        frames,
+        [
+            ("@ref", 1),
+            ("@idle", 31),
+            ("@walk", 25),
+            ("@sections30", 30),
+            ("@ani_run", 17),
+            ("@ani_sections", 20)
+        ]
+    );
+    assert_eq!(m.animations[2].movements.len(), 2, "@walk has two movements");
+    // @sections30: sectionframes 8, floor(30 / 8) + 2 = 5 section entries, all in the .mdl.
+    let sections = &m.animations[3];
+    assert_eq!((sections.section_frames, sections.sections.len()), (8, 5));
+    assert!(sections.sections.iter().all(|s| s.block == 0));
+    // @ani_sections: section 0 in the .mdl, 1 in block 1, 2 and 3 in block 2.
+    let blocks: Vec<i32> = m.animations[5].sections.iter().map(|s| s.block).collect();
+    assert_eq!(blocks, [0, 1, 2, 2]);
+    assert_eq!(m.animations[4].data.block, 1, "@ani_run is in .ani block 1");
+    assert!(m.animations[4].zero_frames.is_some_and(|z| z.count > 0));
+    assert_eq!(m.header.ani_name, "models/fixture/Anim48.ani");
+    let ranges: Vec<(i32, i32)> = m.anim_blocks.iter().map(|b| (b.start, b.end)).collect();
+    assert_eq!(ranges, [(0, 0), (416, 1092), (1104, 1284)]);
+}
+
+#[test]
+fn sequences_grids_layers_locks_and_events() {
+    let Some(m) = model("anim48.mdl") else { return };
+    let labels: Vec<&str> = m.sequences.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "ref",
+            "idle",
+            "walk",
+            "sections",
+            "ani_run",
+            "ani_sections",
+            "blend9",
+            "blend3",
+            "wave_delta",
+            "idle_wave",
+            "aim_delta3",
+            "walk_aim",
+            "crouch_lock",
+            "reach_partial",
+            "spin_pose"
+        ]
+    );
+    let blend9 = &m.sequences[6];
+    assert_eq!(blend9.grid, [3, 3]);
+    assert_eq!(blend9.params, [Some(0), Some(1)]);
+    // Read with struct: the grid by rows and the pose keys (columns, then rows).
+    assert_eq!(blend9.animations, [6, 9, 12, 7, 10, 13, 8, 11, 14]);
+    assert_eq!(blend9.pose_keys, [-1.0, -0.2, 1.0, -45.0, 0.0, 30.0]);
+    let blend3 = &m.sequences[7];
+    assert_eq!((blend3.grid, blend3.pose_keys.len()), ([3, 1], 0));
+    assert_eq!((blend3.param_start[0], blend3.param_end[0]), (-0.8, 0.8));
+
+    let walk = &m.sequences[2];
+    assert_eq!(walk.activity_name, "ACT_WALK");
+    assert_eq!(walk.activity_modifiers, ["fixture_armed"]);
+    assert!(walk.events.iter().any(|e| e.event == 5004 && e.options == "Fixture.StepLeft" && e.cycle == 0.0));
+    assert!(
+        walk.events.iter().any(|e| e.name == "AE_FIXTURE_FOOTSTEP" && e.options == "left" && e.cycle == 0.25)
+    );
+    let idle = &m.sequences[1];
+    assert!(
+        idle.events
+            .iter()
+            .any(|e| e.name == "AE_FIXTURE_BLINK" && e.kind & studio_source::NEW_EVENT_STYLE != 0)
+    );
+    assert_eq!(m.sequences[4].activity_modifiers, ["fixture_armed", "fixture_fast"]);
+
+    let layer = &m.sequences[9].layers[0];
+    assert_eq!((layer.sequence, layer.flags & 0x40), (8, 0x40));
+    assert_eq!((layer.start, layer.peak, layer.tail, layer.end), (0.1, 0.3, 0.6, 0.9));
+    let aim = &m.sequences[11].layers[0];
+    assert_eq!((aim.sequence, aim.pose, aim.flags & 0x4000), (10, 1, 0x4000));
+
+    let locks: Vec<(usize, f32, f32)> = m.sequences[12]
+        .ik_locks
+        .iter()
+        .map(|l| (l.chain, l.position_weight, l.local_rotation_weight))
+        .collect();
+    assert_eq!(locks, [(0, 1.0, 0.0), (1, 0.8, 0.5)]);
+    let weights = &m.sequences[13].weights;
+    assert_eq!(weights.len(), 15);
+    assert_eq!((weights[0], weights[1], weights[3]), (0.0, 0.5, 1.0));
+    assert_eq!(m.sequences[14].cycle_pose, Some(2));
+    assert!(m.sequences.iter().all(|s| s.fade == (0.2, 0.2)));
+}
+
+#[test]
+fn materials_skins_and_body_parts() {
+    let Some(m) = model("skeleton48.mdl") else { return };
+    let textures: Vec<&str> = m.textures.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(textures, ["fixture_skin_a", "fixture_skin_b"]);
+    assert_eq!(m.material_paths, ["models/fixture/"]);
+    assert_eq!(m.skins.families, [vec![0, 1], vec![1, 0]]);
+    // Per body part, per model: its name and its meshes' materials.
+    type Models<'a> = Vec<(&'a str, Vec<i32>)>;
+    let parts: Vec<(&str, Models<'_>)> = m
+        .body_parts
+        .iter()
+        .map(|p| {
+            let models =
+                p.models.iter().map(|m| (m.name.as_str(), m.meshes.iter().map(|x| x.material).collect()));
+            (p.name.as_str(), models.collect())
+        })
+        .collect();
+    assert_eq!(parts[0].0, "body");
+    assert_eq!(parts[0].1.len(), 1);
+    assert_eq!(parts[0].1[0].1, [0, 1]);
+    assert_eq!(parts[1].0, "helmet");
+    assert_eq!(parts[1].1[0].1, [1]);
+    assert_eq!(parts[1].1[1], ("blank", vec![]));
+    // The models' LOD 0 vertices add up to the .vvd's 388.
+    let vertices: i32 = m.body_parts.iter().flat_map(|p| &p.models).map(|m| m.num_vertices).sum();
+    assert_eq!(vertices, 388);
+}
+
+#[test]
+fn include_models_are_named_as_stored() {
+    let Some(m) = model("include48.mdl") else { return };
+    assert_eq!(m.include_models.len(), 1);
+    assert_eq!(m.include_models[0].file, r"models\fixture\include48_anims.mdl");
+    let labels: Vec<&str> = m.sequences.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["ref", "inc_run"]);
+    assert_eq!(m.sequences[1].grid, [0, 0]);
+    let Some(anims) = model("include48_anims.mdl") else { return };
+    assert_eq!(anims.bones.len(), 11);
+    assert_eq!(anims.bones[7].name, "Spine");
+    assert!(anims.body_parts.iter().all(|p| p.models.iter().all(|m| m.meshes.is_empty())));
+    assert_eq!(anims.pose_parameters[0].start, -2.0);
+}
+
+#[test]
+fn a_truncated_header_names_the_header() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let bytes = studio_testing::read(&shared, "fixtures/source/broken/truncated_header.mdl");
+    let error = parse_mdl(&bytes).unwrap_err();
+    assert_eq!(
+        (error.place.file, error.place.record, error.place.offset),
+        (FileRole::Mdl, Record::Header, 0)
+    );
+    assert_eq!(error.problem, Problem::Truncated { needed: 408, available: 200 });
+}

@@ -1,0 +1,299 @@
+//! `studioview info` for Source models (versions 44 to 49): what a Source modder wants to know,
+//! as text and as JSON (the keys issue 10 lists).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+use studio_source::{
+    Animation, BONE_FLAG_NAMES, HEADER_FLAG_NAMES, SEQUENCE_FLAG_NAMES, STUDIO_LOOPING, Sequence, SourceModel,
+};
+
+use crate::info::flag_names;
+
+fn v3(v: glam::Vec3) -> Value {
+    json!([v.x, v.y, v.z])
+}
+
+/// A sequence's first animation: its frame count and rate are the sequence's.
+fn first_animation<'a>(m: &'a SourceModel, q: &Sequence) -> Option<&'a Animation> {
+    q.animations.first().and_then(|&a| m.animations.get(a))
+}
+
+/// The model as JSON.
+pub fn to_json(path: &Path, m: &SourceModel) -> Value {
+    let h = &m.header;
+    json!({
+        "format": "source",
+        "version": h.version,
+        "file": path.display().to_string(),
+        "name": h.name,
+        "checksum": h.checksum,
+        "flags": h.flags,
+        "flag_names": flag_names(h.flags, &HEADER_FLAG_NAMES),
+        "eye_position": v3(h.eye_position),
+        "hull": {"min": v3(h.hull.0), "max": v3(h.hull.1)},
+        "surface_prop": h.surface_prop,
+        "mass": h.mass,
+        "ani_file": h.ani_name,
+        "bones": m.bones.iter().map(|b| json!({
+            "name": b.name, "parent": b.parent, "flags": b.flags,
+            "flag_names": flag_names(b.flags, &BONE_FLAG_NAMES),
+            "procedural": b.procedural.as_ref().map(|p| p.name()),
+            "surface_prop": b.surface_prop,
+        })).collect::<Vec<_>>(),
+        "bone_controllers": m.bone_controllers.iter().map(|c| json!({
+            "bone": c.bone, "type": c.kind, "start": c.start, "end": c.end, "rest": c.rest, "input": c.input,
+        })).collect::<Vec<_>>(),
+        "hitbox_sets": m.hitbox_sets.iter().map(|s| json!({
+            "name": s.name,
+            "hitboxes": s.hitboxes.iter().map(|b| json!({
+                "bone": b.bone, "group": b.group, "bbmin": v3(b.bbmin), "bbmax": v3(b.bbmax), "name": b.name,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "attachments": m.attachments.iter().map(|a| json!({
+            "name": a.name, "bone": a.bone, "flags": a.flags,
+        })).collect::<Vec<_>>(),
+        "pose_parameters": m.pose_parameters.iter().map(|p| json!({
+            "name": p.name, "start": p.start, "end": p.end, "loop": p.loop_range,
+        })).collect::<Vec<_>>(),
+        "ik_chains": m.ik_chains.iter().map(|c| json!({
+            "name": c.name, "bones": c.links.iter().map(|l| l.bone).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "sequences": m.sequences.iter().map(|q| {
+            let first = first_animation(m, q);
+            json!({
+                "name": q.label,
+                "activity": q.activity_name,
+                "activity_modifiers": q.activity_modifiers,
+                "flags": q.flags,
+                "flag_names": flag_names(q.flags, &SEQUENCE_FLAG_NAMES),
+                "frames": first.map(|a| a.frames),
+                "fps": first.map(|a| a.fps),
+                "looping": q.flags & STUDIO_LOOPING != 0,
+                "grid": q.grid,
+                "animations": q.animations,
+                "params": q.params.iter().enumerate().filter_map(|(axis, p)| p.map(|p| json!({
+                    "parameter": p,
+                    "name": m.pose_parameters.get(p).map(|p| p.name.as_str()),
+                    "start": q.param_start[axis],
+                    "end": q.param_end[axis],
+                }))).collect::<Vec<_>>(),
+                "pose_keys": q.pose_keys,
+                "layers": q.layers.iter().map(|l| json!({
+                    "sequence": l.sequence, "pose": l.pose, "flags": l.flags,
+                    "start": l.start, "peak": l.peak, "tail": l.tail, "end": l.end,
+                })).collect::<Vec<_>>(),
+                "ik_locks": q.ik_locks.len(),
+                "events": q.events.iter().map(|e| json!({
+                    "cycle": e.cycle, "event": e.event, "type": e.kind, "name": e.name, "options": e.options,
+                })).collect::<Vec<_>>(),
+                "bbmin": v3(q.bbmin),
+                "bbmax": v3(q.bbmax),
+            })
+        }).collect::<Vec<_>>(),
+        "animations": m.animations.iter().map(|a| json!({
+            "name": a.name, "frames": a.frames, "fps": a.fps, "flags": a.flags,
+            "looping": a.flags & STUDIO_LOOPING != 0,
+            "block": a.data.block, "section_frames": a.section_frames, "sections": a.sections.len(),
+            "movements": a.movements.len(), "ik_rules": a.num_ik_rules,
+        })).collect::<Vec<_>>(),
+        "include_models": m.include_models.iter().map(|i| json!({
+            "label": i.label, "file": i.file,
+        })).collect::<Vec<_>>(),
+        "body_parts": m.body_parts.iter().map(|p| json!({
+            "name": p.name,
+            "models": p.models.iter().map(|model| json!({
+                "name": model.name,
+                "vertices": model.num_vertices,
+                // The triangles are in the .vtx, which this version does not read yet.
+                "triangles": Value::Null,
+                "meshes": model.meshes.len(),
+                "eyeballs": model.num_eyeballs,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "textures": m.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+        "material_paths": m.material_paths,
+        "skins": m.skins.families,
+        "warnings": m.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+    })
+}
+
+/// The model as text for a person.
+pub fn to_text(path: &Path, m: &SourceModel) -> String {
+    let h = &m.header;
+    let mut s = String::new();
+    let _ = writeln!(s, "{}  ({}, Source version {})", path.display(), h.name, h.version);
+    let _ = writeln!(s, "flags          {} ({})", h.flags, flag_names(h.flags, &HEADER_FLAG_NAMES));
+    let _ = writeln!(s, "eye position   {}", h.eye_position);
+    let _ = writeln!(s, "hull           {} .. {}", h.hull.0, h.hull.1);
+    if !h.surface_prop.is_empty() {
+        let _ = writeln!(s, "surface prop   {}", h.surface_prop);
+    }
+    if !h.ani_name.is_empty() {
+        let _ =
+            writeln!(s, "animation file {} ({} blocks)", h.ani_name, m.anim_blocks.len().saturating_sub(1));
+    }
+    let _ = writeln!(
+        s,
+        "counts         {} bones, {} controllers, {} hit box sets, {} attachments, {} pose parameters, \
+         {} IK chains, {} animations, {} sequences, {} include models, {} body parts, {} materials, {} skins",
+        m.bones.len(),
+        m.bone_controllers.len(),
+        m.hitbox_sets.len(),
+        m.attachments.len(),
+        m.pose_parameters.len(),
+        m.ik_chains.len(),
+        m.animations.len(),
+        m.sequences.len(),
+        m.include_models.len(),
+        m.body_parts.len(),
+        m.textures.len(),
+        m.skins.families.len(),
+    );
+    let _ = writeln!(s, "\nbones");
+    for (i, b) in m.bones.iter().enumerate() {
+        let parent = b.parent.map_or("-".to_owned(), |p| p.to_string());
+        let procedural = b.procedural.as_ref().map_or(String::new(), |p| format!("  [{}]", p.name()));
+        let _ = writeln!(
+            s,
+            "  {i:3} {:<28} parent {parent:>3}  {}{procedural}",
+            b.name,
+            flag_names(b.flags, &BONE_FLAG_NAMES)
+        );
+    }
+    if !m.bone_controllers.is_empty() {
+        let _ = writeln!(s, "\nbone controllers");
+        for (i, c) in m.bone_controllers.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "  {i:3} bone {:3} type {:#x} {} .. {}, input {}",
+                c.bone, c.kind, c.start, c.end, c.input
+            );
+        }
+    }
+    for set in &m.hitbox_sets {
+        let _ = writeln!(s, "\nhit box set {:?}", set.name);
+        for (i, b) in set.hitboxes.iter().enumerate() {
+            let bone = m.bones.get(b.bone).map_or("?", |b| b.name.as_str());
+            let _ = writeln!(
+                s,
+                "  {i:3} {:<16} bone {bone:<16} group {} {} .. {}",
+                b.name, b.group, b.bbmin, b.bbmax
+            );
+        }
+    }
+    if !m.attachments.is_empty() {
+        let _ = writeln!(s, "\nattachments");
+        for (i, a) in m.attachments.iter().enumerate() {
+            let bone = a.bone.and_then(|b| m.bones.get(b)).map_or("-", |b| b.name.as_str());
+            let world = if a.flags & studio_source::ATTACHMENT_FLAG_WORLD_ALIGN != 0 {
+                "  world aligned"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "  {i:3} {:<20} bone {bone}{world}", a.name);
+        }
+    }
+    if !m.pose_parameters.is_empty() {
+        let _ = writeln!(s, "\npose parameters");
+        for (i, p) in m.pose_parameters.iter().enumerate() {
+            let looping =
+                if p.loop_range != 0.0 { format!(", loops over {}", p.loop_range) } else { String::new() };
+            let _ = writeln!(s, "  {i:3} {:<20} {} .. {}{looping}", p.name, p.start, p.end);
+        }
+    }
+    if !m.ik_chains.is_empty() {
+        let _ = writeln!(s, "\nIK chains");
+        for (i, c) in m.ik_chains.iter().enumerate() {
+            let bones: Vec<&str> =
+                c.links.iter().map(|l| m.bones.get(l.bone).map_or("?", |b| b.name.as_str())).collect();
+            let _ = writeln!(s, "  {i:3} {:<12} {}", c.name, bones.join(" > "));
+        }
+    }
+    let _ = writeln!(s, "\nsequences");
+    for (i, q) in m.sequences.iter().enumerate() {
+        let first = first_animation(m, q);
+        let mut line = format!(
+            "  {i:3} {:<24} {:>4} frames {:6.2} fps {:<8} {}",
+            q.label,
+            first.map_or(0, |a| a.frames),
+            first.map_or(0.0, |a| a.fps),
+            if q.flags & STUDIO_LOOPING != 0 { "looping" } else { "once" },
+            if q.activity_name.is_empty() { "-" } else { &q.activity_name },
+        );
+        if q.grid != [1, 1] {
+            let _ = write!(line, " grid {}×{}", q.grid[0], q.grid[1]);
+            for (axis, p) in q.params.iter().enumerate() {
+                if let Some(p) = p.and_then(|p| m.pose_parameters.get(p)) {
+                    let _ = write!(line, " {} {}..{}", p.name, q.param_start[axis], q.param_end[axis]);
+                }
+            }
+        }
+        let extra = q.flags & !STUDIO_LOOPING;
+        if extra != 0 {
+            let _ = write!(line, " [{}]", flag_names(extra, &SEQUENCE_FLAG_NAMES));
+        }
+        let _ = writeln!(s, "{line}");
+        for l in &q.layers {
+            let _ = writeln!(
+                s,
+                "        layer sequence {} flags {:#x} {} {} {} {}",
+                l.sequence, l.flags, l.start, l.peak, l.tail, l.end
+            );
+        }
+        for e in &q.events {
+            let what = if e.name.is_empty() { e.event.to_string() } else { e.name.clone() };
+            let _ = writeln!(s, "        event {what} at cycle {} {:?}", e.cycle, e.options);
+        }
+        if !q.ik_locks.is_empty() {
+            let _ = writeln!(s, "        {} IK locks", q.ik_locks.len());
+        }
+    }
+    let _ = writeln!(s, "\nanimations");
+    for (i, a) in m.animations.iter().enumerate() {
+        let place = match (a.section_frames, a.data.block) {
+            (0, 0) => "in the .mdl".to_owned(),
+            (0, -1) => "no data".to_owned(),
+            (0, block) => format!(".ani block {block}"),
+            (frames, _) => format!("{} sections of {frames} frames", a.sections.len()),
+        };
+        let _ = writeln!(s, "  {i:3} {:<24} {:>4} frames {:6.2} fps  {place}", a.name, a.frames, a.fps);
+    }
+    if !m.include_models.is_empty() {
+        let _ = writeln!(s, "\ninclude models");
+        for inc in &m.include_models {
+            let _ = writeln!(s, "  {}", inc.file);
+        }
+    }
+    let _ = writeln!(s, "\nbody parts");
+    for p in &m.body_parts {
+        let _ = writeln!(s, "  {} (base {})", p.name, p.base);
+        for (i, model) in p.models.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "    {i:3} {:<24} {} vertices, {} meshes",
+                model.name,
+                model.num_vertices,
+                model.meshes.len()
+            );
+        }
+    }
+    let _ = writeln!(s, "\nmaterials (searched in {})", m.material_paths.join(", "));
+    for (i, t) in m.textures.iter().enumerate() {
+        let _ = writeln!(s, "  {i:3} {}", t.name);
+    }
+    if !m.skins.families.is_empty() {
+        let _ = writeln!(s, "\nskins");
+        for (i, family) in m.skins.families.iter().enumerate() {
+            let _ = writeln!(s, "  {i:3} {family:?}");
+        }
+    }
+    if !m.warnings.is_empty() {
+        let _ = writeln!(s, "\nwarnings");
+        for w in &m.warnings {
+            let _ = writeln!(s, "  {w}");
+        }
+    }
+    s
+}
