@@ -1,12 +1,21 @@
-//! Feeds arbitrary bytes to the Source reader as a `.mdl`. Any panic, hang or runaway
-//! allocation is a bug.
+//! Feeds arbitrary bytes to the Source reader as a model set: three little-endian u32 lengths
+//! cut the rest into a `.mdl`, a `.vvd` and a `.vtx`, and what is left is the `.ani`; the
+//! `.mdl` is also given as its own include model. Any panic, hang or runaway allocation is a bug.
+//! `corpus/source_mdl/` can be seeded with the shared fixtures in this layout (README.md).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use studio_source::{SourceFiles, parse_set};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(model) = studio_source::parse_mdl(data) {
+    let Some((lengths, rest)) = data.split_first_chunk::<12>() else { return };
+    let length = |i: usize| u32::from_le_bytes([lengths[i], lengths[i + 1], lengths[i + 2], lengths[i + 3]]) as usize;
+    let (mdl, rest) = rest.split_at(length(0).min(rest.len()));
+    let (vvd, rest) = rest.split_at(length(4).min(rest.len()));
+    let (vtx, ani) = rest.split_at(length(8).min(rest.len()));
+    let files = SourceFiles { mdl, vvd: Some(vvd), vtx: Some(vtx), ani: Some(ani), includes: vec![Some(mdl)] };
+    if let Ok(model) = parse_set(&files) {
         // Walk what a viewer walks: every reference the reader checked must hold.
         for sequence in &model.sequences {
             for &animation in &sequence.animations {
@@ -20,6 +29,11 @@ fuzz_target!(|data: &[u8]| {
         }
         for (i, bone) in model.bones.iter().enumerate() {
             assert!(bone.parent.is_none_or(|p| p < i));
+        }
+        if let Some(vertices) = &model.vertices {
+            for v in &vertices.vertices {
+                assert!(v.bones[..usize::from(v.num_bones)].iter().all(|&b| usize::from(b) < model.bones.len()));
+            }
         }
     }
 });

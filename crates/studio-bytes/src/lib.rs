@@ -9,6 +9,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod files;
+
 use std::cell::Cell;
 use std::marker::PhantomData;
 
@@ -170,18 +172,23 @@ impl<'a> Reader<'a> {
     /// A table of `count` records of `T` at the absolute `offset`, both already checked to be
     /// non-negative.
     pub fn table_at<T: Pod>(&self, count: u64, offset: u64) -> Result<Table<'a, T>> {
+        let bytes = self.records(count, size_of::<T>() as u64, offset)?;
+        Ok(Table { bytes, offset, _record: PhantomData })
+    }
+
+    /// The bytes of `count` packed records of `size` bytes at `offset`, checked to lie inside
+    /// the file (for records whose layout has no Rust type, such as the `.vtx`'s packed ones).
+    pub fn records(&self, count: u64, size: u64, offset: u64) -> Result<&'a [u8]> {
         if count == 0 {
-            return Ok(Table { bytes: &[], offset, _record: PhantomData });
+            return Ok(&[]);
         }
-        let size = size_of::<T>() as u64;
         let outside =
             ReadError { offset, fault: Fault::TableOutside { count, size, offset, len: self.len() } };
         let total = count.checked_mul(size).ok_or(outside)?;
         if offset.checked_add(total).is_none_or(|end| end > self.len()) {
             return Err(outside);
         }
-        let bytes = self.slice(offset, total)?;
-        Ok(Table { bytes, offset, _record: PhantomData })
+        self.slice(offset, total)
     }
 
     /// The NUL-terminated string at `offset`, decoded as [`name`] does; at most `limit` bytes

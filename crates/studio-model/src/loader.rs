@@ -38,19 +38,7 @@ pub enum LoadError {
     },
 }
 
-/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
-pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if exact.is_file() {
-        return Some(exact);
-    }
-    let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }).ok()?;
-    entries
-        .filter_map(|entry| entry.ok())
-        .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
-        .map(|entry| dir.join(entry.file_name()))
-        .filter(|path| path.is_file())
-}
+pub use studio_bytes::files::companion_path;
 
 /// Loads the model at `path` with whatever companion files it needs and has.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {

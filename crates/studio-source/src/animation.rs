@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 
-use crate::error::{Problem, Record, Result};
+use crate::anim_data::{Chain, read_chain, section_frames};
+use crate::error::{Problem, Record, Result, Warning, WarningKind};
 use crate::raw::{RawAnimDesc, RawHeader, RawMovement, RawSection};
 use crate::reader::FileData;
 
@@ -50,6 +51,10 @@ pub struct Animation {
     pub section_frames: u32,
     /// The sections' blocks and offsets, when `section_frames` is not 0.
     pub sections: Vec<Section>,
+    /// The record chain of each entry of `sections` (or the one chain of `data`), read and
+    /// checked: `None` where the data is in an `.ani` file not read yet, is not there, or is
+    /// unusable (with a warning).
+    pub chains: Vec<Option<Chain>>,
     /// Piecewise movement.
     pub movements: Vec<Movement>,
     /// IK rules (counted; stored in the `.mdl` when `ik_rule_index` is not 0).
@@ -105,7 +110,12 @@ pub struct Movement {
     pub position: Vec3,
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<Animation>> {
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    num_bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Animation>> {
     let table = file.table::<RawAnimDesc>(
         Record::Animation,
         None,
@@ -163,6 +173,7 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<Animatio
             data: Section { block: a.animblock, index: a.animindex },
             section_frames,
             sections: Vec::new(),
+            chains: Vec::new(),
             movements,
             num_ik_rules: a.numikrules,
             ik_rule_index: a.ikruleindex,
@@ -199,7 +210,65 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<Animatio
                     .collect();
             }
         }
+        animation.chains = read_chains(file, i, &animation, num_bones, warnings);
         out.push(animation);
     }
     Ok(out)
+}
+
+impl Animation {
+    /// Each place its data is (the sections, or the one place of the whole), with the frames
+    /// its chain covers; `None` frames for an entry no frame reads.
+    pub fn places(&self) -> Vec<(Section, Option<u32>)> {
+        if self.section_frames == 0 {
+            return vec![(self.data, Some(self.frames.max(1)))];
+        }
+        let entries = self.sections.len();
+        self.sections
+            .iter()
+            .enumerate()
+            .map(|(s, &place)| (place, section_frames(self.frames, self.section_frames, s, entries)))
+            .collect()
+    }
+}
+
+/// Reads the chains of `animation` that lie in the `.mdl` (block 0); an unusable chain is a
+/// warning. Entries elsewhere are left `None`.
+pub(crate) fn read_chains(
+    file: &FileData<'_>,
+    index: usize,
+    animation: &Animation,
+    num_bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Vec<Option<Chain>> {
+    animation
+        .places()
+        .into_iter()
+        .map(|(place, frames)| {
+            let frames = frames?;
+            if place.block != 0 || place.index == 0 {
+                return None;
+            }
+            let start =
+                file.at(Record::AnimationData, Some(index), animation.offset, "animindex", place.index);
+            usable(start.and_then(|start| read_chain(file, index, start, frames, num_bones)), warnings)
+        })
+        .collect()
+}
+
+/// A chain, or a warning that it is unavailable.
+pub(crate) fn usable(chain: Result<Chain>, warnings: &mut Vec<Warning>) -> Option<Chain> {
+    match chain {
+        Ok(chain) => Some(chain),
+        Err(error) => {
+            warnings.push(Warning {
+                place: error.place,
+                kind: WarningKind::Unusable {
+                    problem: error.problem,
+                    consequence: "that part of the animation is unavailable",
+                },
+            });
+            None
+        }
+    }
 }

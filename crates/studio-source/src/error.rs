@@ -59,6 +59,8 @@ pub enum Record {
     Animation,
     Movement,
     Section,
+    AnimationData,
+    ValueStream,
     Sequence,
     Event,
     AutoLayer,
@@ -68,6 +70,15 @@ pub enum Record {
     WeightList,
     KeyValues,
     Name,
+    Vertices,
+    Tangents,
+    Fixup,
+    VtxBodyPart,
+    VtxModel,
+    VtxLod,
+    VtxMesh,
+    StripGroup,
+    Strip,
 }
 
 impl Record {
@@ -97,6 +108,8 @@ impl Record {
             Record::Animation => "animation",
             Record::Movement => "movement of animation",
             Record::Section => "section of animation",
+            Record::AnimationData => "bone data of animation",
+            Record::ValueStream => "value stream of animation",
             Record::Sequence => "sequence",
             Record::Event => "event of sequence",
             Record::AutoLayer => "auto layer of sequence",
@@ -106,6 +119,15 @@ impl Record {
             Record::WeightList => "weight list of sequence",
             Record::KeyValues => "key values",
             Record::Name => "name",
+            Record::Vertices => "vertex",
+            Record::Tangents => "tangents",
+            Record::Fixup => "vertex fixup",
+            Record::VtxBodyPart => "body part",
+            Record::VtxModel => "model",
+            Record::VtxLod => "LOD",
+            Record::VtxMesh => "mesh",
+            Record::StripGroup => "strip group",
+            Record::Strip => "strip",
         }
     }
 }
@@ -198,6 +220,34 @@ pub enum Problem {
         /// How many there are.
         count: usize,
     },
+    /// An animation's bone records are not in increasing bone order.
+    #[error("bone {bone} follows bone {previous}; an animation's records are in increasing bone order")]
+    ChainOrder {
+        /// The record's bone.
+        bone: u8,
+        /// The bone of the record before it.
+        previous: u8,
+    },
+    /// A bone record's `nextoffset` leads backwards.
+    #[error("nextoffset is {next}; the next record must follow this one")]
+    BackwardChain {
+        /// The offset read.
+        next: i16,
+    },
+    /// A value stream's runs stop covering frames before the stream has covered them all.
+    #[error(
+        "a run covers {total} frames with {valid} values after {covered} of the stream's {frames} frames"
+    )]
+    BadRun {
+        /// The run's `valid`.
+        valid: u8,
+        /// The run's `total`.
+        total: u8,
+        /// Frames covered before it.
+        covered: u64,
+        /// Frames the stream must cover.
+        frames: u32,
+    },
     /// A bone's parent does not come before it.
     #[error("parent {parent} does not come before the bone")]
     ParentOrder {
@@ -234,14 +284,25 @@ pub struct Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Something the engine tolerates but a modder wants to hear of.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{place}: {kind}")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Warning {
     /// Where.
     pub place: Place,
     /// What.
     pub kind: WarningKind,
 }
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            // A file that is not there has no place in it; its name says which it is.
+            WarningKind::MissingFile { .. } => write!(f, "{}: {}", self.place.file, self.kind),
+            kind => write!(f, "{}: {kind}", self.place),
+        }
+    }
+}
+
+impl std::error::Error for Warning {}
 
 /// The kinds of [`Warning`].
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -253,6 +314,38 @@ pub enum WarningKind {
         stored: i64,
         /// The file's.
         actual: u64,
+    },
+    /// Data the engine would read wrongly (or not at all); what depends on it is unavailable.
+    #[error("{problem}; {consequence}")]
+    Unusable {
+        /// What is wrong.
+        problem: Problem,
+        /// What is unavailable because of it.
+        consequence: &'static str,
+    },
+    /// A companion file is not there.
+    #[error("{name} was not found (tried {tried}); what is in it is unavailable")]
+    MissingFile {
+        /// The name the model gives.
+        name: String,
+        /// Where it was looked for.
+        tried: String,
+    },
+    /// A companion file's checksum is not the model's.
+    #[error(
+        "checksum {found} differs from the model's {expected}: the file belongs to another build of the model"
+    )]
+    ChecksumMismatch {
+        /// The `.mdl`'s checksum.
+        expected: i32,
+        /// The companion's.
+        found: i32,
+    },
+    /// A companion file cannot be used at all.
+    #[error("{problem}; the file is not used")]
+    BadFile {
+        /// Why.
+        problem: Problem,
     },
     /// A field holds a value studio.h does not define; it is kept as read.
     #[error("{field} has unknown value {value}")]

@@ -7,8 +7,7 @@
 //! and the byte offset, and problems the engine tolerates become [`Warning`]s.
 //!
 //! The layout is described in `../shared/spec/source-*.md`; each module cites its table.
-//! What is read so far: every table of the `.mdl` (the per-bone animation data they point at,
-//! the `.vvd`, `.vtx` and `.ani` files and include models are still to come).
+//! [`parse_mdl`] and [`parse_set`] read byte slices; [`load`] finds the companions on disk.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -16,23 +15,34 @@
 #[cfg(target_endian = "big")]
 compile_error!("studio-source reads little-endian records with bytemuck and needs a little-endian target");
 
+mod ani;
+mod anim_data;
 mod animation;
 mod attachment;
 mod body_part;
 mod bone;
 mod bone_controller;
+mod compressed;
 mod error;
 mod header;
 mod hitbox;
 mod ik;
 mod include;
+mod loader;
 mod material;
 mod model;
 mod pose_parameter;
 mod raw;
 mod reader;
 mod sequence;
+mod set;
+mod vtx;
+mod vvd;
 
+pub use anim_data::{
+    BoneRecord, Chain, Channel, STUDIO_ANIM_ANIMPOS, STUDIO_ANIM_ANIMROT, STUDIO_ANIM_DELTA,
+    STUDIO_ANIM_RAWPOS, STUDIO_ANIM_RAWROT, STUDIO_ANIM_RAWROT2,
+};
 pub use animation::{
     Animation, Movement, SEQUENCE_FLAG_NAMES, STUDIO_DELTA, STUDIO_LOOPING, Section, ZeroFrames,
 };
@@ -42,12 +52,17 @@ pub use bone::{
     BONE_FLAG_NAMES, BONE_HAS_SAVEFRAME_POS, BONE_HAS_SAVEFRAME_ROT, Bone, Procedural, QuatTrigger,
 };
 pub use bone_controller::BoneController;
+pub use compressed::{half, quaternion48, quaternion64, vector48};
 pub use error::{Error, FileRole, Place, Problem, Record, Result, Warning, WarningKind};
 pub use header::{HEADER_FLAG_NAMES, Header, MAX_VERSION, MIN_VERSION};
 pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
 pub use include::{AnimBlock, IncludeModel};
+pub use loader::{LoadedSource, SourceLoadError, load};
 pub use material::{Skins, Texture};
 pub use model::{SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;
 pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_CYCLEPOSE, Sequence};
+pub use set::{SourceFiles, missing, parse_set, uses_ani};
+pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
+pub use vvd::{Vertex, VertexData, parse_vvd};

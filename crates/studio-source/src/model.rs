@@ -51,6 +51,12 @@ pub struct SourceModel {
     pub include_models: Vec<IncludeModel>,
     /// The `.ani` blocks.
     pub anim_blocks: Vec<AnimBlock>,
+    /// The `.vvd`'s vertices, when it was given, usable and of this build of the model.
+    pub vertices: Option<crate::vvd::VertexData>,
+    /// The `.vtx`'s strips, likewise.
+    pub vtx: Option<crate::vtx::Vtx>,
+    /// Each include model, in `include_models`' order, where it was found and usable.
+    pub includes: Vec<Option<SourceModel>>,
     /// Problems the engine tolerates.
     pub warnings: Vec<Warning>,
 }
@@ -99,7 +105,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         raw.localikautoplaylockindex,
     )?;
     let ik_autoplay_locks = ik::locks(&file, lock_table, ik_chains.len())?;
-    let animations = animation::parse(&file, &raw)?;
+    let animations = animation::parse(&file, &raw, bones.len(), &mut warnings)?;
     let counts = sequence::Counts {
         bones: bones.len(),
         animations: animations.len(),
@@ -130,6 +136,9 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         body_parts,
         include_models,
         anim_blocks,
+        vertices: None,
+        vtx: None,
+        includes: Vec::new(),
         warnings,
     })
 }

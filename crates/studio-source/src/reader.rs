@@ -23,6 +23,10 @@ impl<'a> FileData<'a> {
         Self { reader: Reader::new(bytes), role }
     }
 
+    pub(crate) fn role(&self) -> FileRole {
+        self.role
+    }
+
     pub(crate) fn len(&self) -> u64 {
         self.reader.len()
     }
@@ -85,6 +89,32 @@ impl<'a> FileData<'a> {
         }
         let offset = self.at(record, index, base, offset_field, relative)?;
         self.reader.table_at(count, offset).map_err(self.placed(record, index))
+    }
+
+    /// `count` packed records of `size` bytes at `base + relative`: each with its index, its
+    /// offset and its bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn packed(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        size: u64,
+        (count_field, count): (&'static str, i32),
+        (offset_field, relative): (&'static str, i32),
+    ) -> Result<Vec<(usize, u64, &'a [u8])>> {
+        let count = self.reader.unsigned(base, count_field, count).map_err(self.placed(record, index))?;
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let start = self.at(record, index, base, offset_field, relative)?;
+        let bytes = self.reader.records(count, size, start).map_err(self.placed(record, index))?;
+        let size_usize = usize::try_from(size).unwrap_or(usize::MAX);
+        Ok(bytes
+            .chunks_exact(size_usize)
+            .enumerate()
+            .map(|(i, chunk)| (i, start + i as u64 * size, chunk))
+            .collect())
     }
 
     /// The name an offset field of the record at `base` points at; 0 means none (an empty

@@ -312,3 +312,126 @@ fn a_truncated_header_names_the_header() {
     );
     assert_eq!(error.problem, Problem::Truncated { needed: 408, available: 200 });
 }
+
+/// Loads a fixture from disk with its companions.
+fn loaded(name: &str) -> Option<studio_source::LoadedSource> {
+    let shared = studio_testing::shared()?;
+    Some(studio_source::load(&shared.join(FIXTURE).join(name)).unwrap_or_else(|e| panic!("{name}: {e}")))
+}
+
+/// The value streams of every chain of the model's animations.
+fn streams(m: &SourceModel) -> usize {
+    let count = |c: &studio_source::Channel<glam::Vec3>| match c {
+        studio_source::Channel::Streams(s) => s.iter().flatten().count(),
+        _ => 0,
+    };
+    let count_q = |c: &studio_source::Channel<glam::Quat>| match c {
+        studio_source::Channel::Streams(s) => s.iter().flatten().count(),
+        _ => 0,
+    };
+    m.animations
+        .iter()
+        .flat_map(|a| a.chains.iter().flatten())
+        .flat_map(|c| &c.records)
+        .map(|r| count(&r.position) + count_q(&r.rotation))
+        .sum()
+}
+
+#[test]
+fn every_chain_and_stream_is_read_from_the_mdl_and_the_ani() {
+    let Some(set) = loaded("anim48.mdl") else { return };
+    let m = &set.model;
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    assert_eq!(set.companions.len(), 3, "{:?}", set.companions);
+    // Every chain a frame reads is there: 15 single chains, 5 + 4 section chains, none empty.
+    for a in &m.animations {
+        let wanted = a.places().iter().filter(|(_, frames)| frames.is_some()).count();
+        assert_eq!(a.chains.iter().flatten().count(), wanted, "{}", a.name);
+    }
+    // The README: 174 value streams in anim48.
+    assert_eq!(streams(m), 174);
+    // @ref's records (the README lists their flags: 0x21, 0x03, 0x20, 0x01, 0x02, 0x00), in
+    // bone order.
+    let records = &m.animations[0].chains[0].as_ref().unwrap().records;
+    let mut flags: Vec<u8> = records.iter().map(|r| r.flags).collect();
+    assert!(records.windows(2).all(|w| w[0].bone < w[1].bone));
+    flags.sort_unstable();
+    assert_eq!(flags, [0x00, 0x01, 0x02, 0x03, 0x20, 0x21]);
+    // @ani_run is read from the .ani.
+    assert_eq!(m.animations[4].chains[0].as_ref().unwrap().file, FileRole::Ani);
+}
+
+#[test]
+fn without_its_ani_the_animations_there_are_unavailable() {
+    let Some(set) = loaded("anim48_noani.mdl") else { return };
+    let m = &set.model;
+    assert!(m.animations[4].chains.iter().all(Option::is_none), "@ani_run has no chain");
+    // @ani_sections keeps section 0, in the .mdl.
+    assert!(m.animations[5].chains[0].is_some() && m.animations[5].chains[1].is_none());
+    assert!(
+        m.warnings.iter().any(|w| w.to_string().contains("missing48.ani was not found")),
+        "{:?}",
+        m.warnings
+    );
+}
+
+#[test]
+fn vertices_with_fixups_and_strips() {
+    let Some(set) = loaded("skeleton48.mdl") else { return };
+    let m = &set.model;
+    assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+    let v = m.vertices.as_ref().expect("the .vvd");
+    assert_eq!((v.num_lods, v.lod_vertices[0], v.lod_vertices[1], v.num_fixups), (2, 388, 260, 6));
+    assert_eq!(v.vertices.len(), 388);
+    assert_eq!(v.tangents.len(), 388);
+    for vertex in &v.vertices {
+        let used = &vertex.weights[..usize::from(vertex.num_bones)];
+        assert!((used.iter().sum::<f32>() - 1.0).abs() < 1e-3);
+    }
+    assert!(v.tangents.iter().all(|t| t.w.abs() == 1.0));
+    let vtx = m.vtx.as_ref().expect("the .vtx");
+    assert!(!vtx.long_strips);
+    assert_eq!(vtx.num_lods, 2);
+    assert_eq!(vtx.body_parts.len(), 2);
+    let group = &vtx.body_parts[0][0].lods[0].meshes[0].strip_groups[0];
+    assert_eq!(group.flags, 0x02);
+    assert!(group.strips.iter().all(|s| s.is_list()));
+}
+
+#[test]
+fn include_models_are_found_from_the_game_folder() {
+    let Some(set) = loaded("include48.mdl") else { return };
+    assert!(set.include_paths[0].as_ref().is_some_and(|p| p.ends_with("include48_anims.mdl")));
+    let include = set.model.includes[0].as_ref().expect("the include model");
+    assert_eq!(include.bones.len(), 11);
+    assert_eq!(include.animations.len(), 6);
+    assert!(set.model.warnings.is_empty(), "{:?}", set.model.warnings);
+}
+
+#[test]
+fn each_broken_file_names_its_defect() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let broken = shared.join("fixtures/source/broken");
+    let warnings = |name: &str| -> Vec<String> {
+        let set = studio_source::load(&broken.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        set.model.warnings.iter().map(ToString::to_string).collect()
+    };
+    let w = warnings("anim_offset_past_end.mdl");
+    assert!(w.iter().any(|w| w.starts_with("bone data of animation 1 at byte 26328 of the .mdl")), "{w:?}");
+    let w = warnings("stream_runs_never_end.mdl");
+    assert!(
+        w.iter().any(|w| w.contains("value stream of animation 1") && w.contains("a run covers 0 frames")),
+        "{w:?}"
+    );
+    let w = warnings("vtx_checksum_mismatch.mdl");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("of the .vtx: checksum"), "{w:?}");
+    let w = warnings("vvd_bone_out_of_range.mdl");
+    assert_eq!(
+        w,
+        [
+            "vertex 7 at byte 492 of the .vvd: bone is 40, but there is no bone 40 (there are 15); the file is not used"
+        ]
+    );
+    assert!(studio_source::load(&broken.join("truncated_header.mdl")).is_err());
+}

@@ -1,5 +1,6 @@
 //! No input can make the Source reader panic, hang or allocate out of proportion: every
-//! truncation of every Source fixture `.mdl`, and a seeded mutation run over them.
+//! truncation of every file of every Source fixture set (`.mdl`, `.vvd`, `.vtx`, `.ani`, include
+//! model), and a seeded mutation run over the sets, one file of a set at a time.
 //!
 //! `STUDIO_SOURCE_MUTATIONS` sets the number of mutated files (default 100,000) and
 //! `STUDIO_MUTATION_SEED` the seed; a failing file is written to the target directory.
@@ -13,67 +14,143 @@ use studio_testing::Rng;
 const ALLOC_PER_INPUT_BYTE: u64 = 40;
 const ALLOC_BASE: u64 = 1 << 20;
 
-/// `studiohdr_t`'s counts and offsets: 62 int32 fields from byte 156 (source-header.md).
-const HEADER_FIELDS: (usize, usize) = (156, 62);
+/// A model set's files: name, bytes, and where its header's int32 counts and offsets are (first
+/// byte, count), for the mutations.
+#[derive(Clone)]
+struct Set {
+    name: &'static str,
+    files: Vec<(&'static str, Vec<u8>, (usize, usize))>,
+}
 
-const MODELS: [&str; 5] =
-    ["skeleton48.mdl", "anim48.mdl", "anim48_noani.mdl", "include48.mdl", "include48_anims.mdl"];
+/// `studiohdr_t`: 62 int32 counts and offsets from byte 156 (source-header.md).
+const MDL_FIELDS: (usize, usize) = (156, 62);
+/// `vertexFileHeader_t`: 13 int32 from byte 12 (source-mesh.md).
+const VVD_FIELDS: (usize, usize) = (12, 13);
+/// `FileHeader_t` of the `.vtx`: 9 int32 from byte 0.
+const VTX_FIELDS: (usize, usize) = (0, 9);
+/// The `.ani`'s header, shaped like `studiohdr_t`, then its blocks.
+const ANI_FIELDS: (usize, usize) = (400, 10);
 
-fn models() -> Option<Vec<(&'static str, Vec<u8>)>> {
+/// The files of each fixture set, by role: `mdl`, `vvd`, `vtx`, `ani`, `include`.
+const SETS: [(&str, &[(&str, &str)]); 5] = [
+    ("skeleton48", &[("mdl", "skeleton48.mdl"), ("vvd", "skeleton48.vvd"), ("vtx", "skeleton48.dx90.vtx")]),
+    (
+        "anim48",
+        &[("mdl", "anim48.mdl"), ("vvd", "anim48.vvd"), ("vtx", "anim48.dx90.vtx"), ("ani", "anim48.ani")],
+    ),
+    ("anim48_noani", &[("mdl", "anim48_noani.mdl")]),
+    (
+        "include48",
+        &[
+            ("mdl", "include48.mdl"),
+            ("vvd", "include48.vvd"),
+            ("vtx", "include48.dx90.vtx"),
+            ("include", "include48_anims.mdl"),
+        ],
+    ),
+    ("include48_anims", &[("mdl", "include48_anims.mdl")]),
+];
+
+fn sets() -> Option<Vec<Set>> {
     let shared = studio_testing::shared()?;
+    let fields = |role| match role {
+        "vvd" => VVD_FIELDS,
+        "vtx" => VTX_FIELDS,
+        "ani" => ANI_FIELDS,
+        _ => MDL_FIELDS,
+    };
     Some(
-        MODELS
-            .iter()
-            .map(|name| {
-                (*name, studio_testing::read(&shared, &format!("fixtures/source/models/fixture/{name}")))
+        SETS.iter()
+            .map(|(name, files)| Set {
+                name,
+                files: files
+                    .iter()
+                    .map(|(role, file)| {
+                        let bytes =
+                            studio_testing::read(&shared, &format!("fixtures/source/models/fixture/{file}"));
+                        (*role, bytes, fields(role))
+                    })
+                    .collect(),
             })
             .collect(),
     )
 }
 
-/// Reads `bytes`, checking that it neither panics nor allocates out of proportion, and that an
+impl Set {
+    fn file(&self, role: &str) -> Option<&[u8]> {
+        self.files.iter().find(|(r, _, _)| *r == role).map(|(_, b, _)| b.as_slice())
+    }
+
+    fn len(&self) -> usize {
+        self.files.iter().map(|(_, b, _)| b.len()).sum()
+    }
+
+    fn parse(&self) -> Result<(), String> {
+        let files = studio_source::SourceFiles {
+            mdl: self.file("mdl").unwrap_or_default(),
+            vvd: self.file("vvd"),
+            vtx: self.file("vtx"),
+            ani: self.file("ani"),
+            includes: vec![self.file("include")],
+        };
+        studio_source::parse_set(&files).map(|_| ()).map_err(|e| e.to_string())
+    }
+}
+
+/// Reads a set, checking that it neither panics nor allocates out of proportion, and that an
 /// error names its place; returns whether it was read.
-fn check(bytes: &[u8], what: &str) -> Result<bool, String> {
+fn check(set: &Set, what: &str) -> Result<bool, String> {
     let mut result = None;
     let run = catch_unwind(AssertUnwindSafe(|| {
         allocation_counter::measure(|| {
-            result = Some(studio_source::parse_mdl(bytes).map(|_| ()).map_err(|e| e.to_string()));
+            result = Some(set.parse());
         })
         .bytes_max
     }));
-    let peak = run.map_err(|_| format!("{what}: the reader panicked"))?;
-    let limit = ALLOC_PER_INPUT_BYTE * bytes.len() as u64 + ALLOC_BASE;
+    let peak = run.map_err(|_| format!("{}: {what}: the reader panicked", set.name))?;
+    let limit = ALLOC_PER_INPUT_BYTE * set.len() as u64 + ALLOC_BASE;
     if peak > limit {
-        return Err(format!("{what}: peak allocation {peak} bytes for {} input bytes", bytes.len()));
+        return Err(format!(
+            "{}: {what}: peak allocation {peak} bytes for {} input bytes",
+            set.name,
+            set.len()
+        ));
     }
     match result {
         Some(Ok(())) => Ok(true),
         Some(Err(message)) if message.contains("at byte") => Ok(false),
-        Some(Err(message)) => Err(format!("{what}: error without a place: {message}")),
-        None => Err(format!("{what}: no result")),
+        Some(Err(message)) => Err(format!("{}: {what}: error without a place: {message}", set.name)),
+        None => Err(format!("{}: {what}: no result", set.name)),
     }
 }
 
 #[test]
-fn every_truncation_of_every_fixture() {
-    let Some(models) = models() else { return };
+fn every_truncation_of_every_fixture_file() {
+    let Some(sets) = sets() else { return };
     let mut cases = 0;
-    for (name, bytes) in &models {
-        assert_eq!(check(bytes, name), Ok(true));
-        for len in 0..bytes.len() {
-            let parsed = check(&bytes[..len], &format!("{name} cut to {len} bytes")).unwrap();
-            if len < 408 {
-                assert!(!parsed, "{name}: a {len}-byte file has no complete header");
+    for set in &sets {
+        assert_eq!(check(set, "untouched"), Ok(true));
+        for (which, (role, bytes, _)) in set.files.iter().enumerate() {
+            for len in 0..bytes.len() {
+                let mut cut = set.clone();
+                cut.files[which].1.truncate(len);
+                let read = check(&cut, &format!("{role} cut to {len} bytes")).unwrap();
+                // Only a cut .mdl can make the set unusable; a cut companion is a warning.
+                if *role == "mdl" {
+                    assert!(len >= 408 || !read, "{}: a {len}-byte .mdl has no complete header", set.name);
+                } else {
+                    assert!(read, "{}: {role} cut to {len} bytes", set.name);
+                }
+                cases += 1;
             }
-            cases += 1;
         }
     }
-    assert!(cases > 50_000, "{cases} truncations");
+    assert!(cases > 100_000, "{cases} truncations");
 }
 
 #[test]
 fn seeded_mutations_never_panic_or_run_away() {
-    let Some(models) = models() else { return };
+    let Some(sets) = sets() else { return };
     let count: usize =
         std::env::var("STUDIO_SOURCE_MUTATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     let seed: u64 =
@@ -82,22 +159,25 @@ fn seeded_mutations_never_panic_or_run_away() {
     let started = Instant::now();
     let mut parsed = 0usize;
     for i in 0..count {
-        let (name, original) = &models[rng.below(models.len())];
-        let mut bytes = original.clone();
-        studio_testing::mutate(&mut rng, &mut bytes, HEADER_FIELDS);
-        match check(&bytes, &format!("{name}, mutation {i} of seed {seed:#x}")) {
+        // One file of a set: any of its files.
+        let mut set = sets[rng.below(sets.len())].clone();
+        let which = rng.below(set.files.len());
+        let (role, bytes, fields) = &mut set.files[which];
+        studio_testing::mutate(&mut rng, bytes, *fields);
+        let role = *role;
+        match check(&set, &format!("{role}, mutation {i} of seed {seed:#x}")) {
             Ok(ok) => parsed += usize::from(ok),
             Err(message) => {
                 let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-                    .join(format!("source-mutation-{seed:x}-{i}.mdl"));
-                let _ = std::fs::write(&out, &bytes);
+                    .join(format!("source-mutation-{seed:x}-{i}.{role}"));
+                let _ = std::fs::write(&out, &set.files[which].1);
                 panic!("{message} (file written to {})", out.display());
             }
         }
     }
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{count} mutated files ({parsed} still read) in {secs:.2} s: {:.0} per second",
+        "{count} mutated sets ({parsed} still read) in {secs:.2} s: {:.0} per second",
         count as f64 / secs
     );
     assert!(parsed > count / 20 && parsed < count - count / 20, "{parsed} of {count} read");
@@ -107,9 +187,10 @@ fn seeded_mutations_never_panic_or_run_away() {
 /// one family of that many slots before anything was read.
 #[test]
 fn a_huge_skin_row_with_no_families_allocates_nothing_large() {
-    let Some(models) = models() else { return };
-    let mut bytes = models[0].1.clone();
-    bytes[220..224].copy_from_slice(&i32::MAX.to_le_bytes());
-    bytes[224..228].copy_from_slice(&0i32.to_le_bytes());
-    assert_eq!(check(&bytes, "numskinref 2147483647, numskinfamilies 0"), Ok(true));
+    let Some(sets) = sets() else { return };
+    let mut set = sets[0].clone();
+    let mdl = &mut set.files[0].1;
+    mdl[220..224].copy_from_slice(&i32::MAX.to_le_bytes());
+    mdl[224..228].copy_from_slice(&0i32.to_le_bytes());
+    assert_eq!(check(&set, "numskinref 2147483647, numskinfamilies 0"), Ok(true));
 }

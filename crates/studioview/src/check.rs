@@ -24,68 +24,117 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
             let _ = writeln!(out, "error {}: no such file or folder", path.display());
         }
     }
-    let (mut ok, mut warned, mut bytes) = (0usize, 0usize, 0u64);
-    for path in &models {
-        if let Some(result) = crate::info::source_model(path) {
-            match result {
-                Ok(model) => {
-                    bytes += std::fs::metadata(path).map_or(0, |m| m.len());
-                    if model.warnings.is_empty() {
-                        ok += 1;
-                        let _ = writeln!(out, "ok {}", path.display());
-                    } else {
-                        warned += 1;
-                        let _ = writeln!(out, "warn {}: {} warning(s)", path.display(), model.warnings.len());
-                        for warning in &model.warnings {
-                            let _ = writeln!(out, "  {warning}");
-                        }
-                    }
-                }
-                Err(error) => {
-                    failed += 1;
-                    let _ = writeln!(out, "error {error}");
-                }
-            }
+    let outcomes: Vec<Outcome> = models.iter().map(|path| check_one(path)).collect();
+    // Animation-only include models reached from a model checked here are its companions.
+    let included: std::collections::HashSet<&Path> =
+        outcomes.iter().flat_map(|o| &o.includes).map(PathBuf::as_path).collect();
+    let (mut ok, mut warned, mut bytes, mut counted) = (0usize, 0usize, 0u64, 0usize);
+    for outcome in &outcomes {
+        if outcome.animation_only && included.contains(outcome.path.as_path()) {
             continue;
         }
-        match load(path) {
-            Ok(loaded) => {
-                bytes += std::fs::metadata(path).map_or(0, |m| m.len());
-                bytes += loaded
-                    .companions
-                    .iter()
-                    .filter_map(|c| std::fs::metadata(c).ok())
-                    .map(|m| m.len())
-                    .sum::<u64>();
-                if loaded.model.warnings.is_empty() {
-                    ok += 1;
-                    let _ = writeln!(out, "ok {}", path.display());
-                } else {
-                    warned += 1;
-                    let _ =
-                        writeln!(out, "warn {}: {} warning(s)", path.display(), loaded.model.warnings.len());
-                    for warning in &loaded.model.warnings {
-                        let _ = writeln!(out, "  {warning}");
-                    }
+        counted += 1;
+        bytes += outcome.bytes;
+        match &outcome.status {
+            Status::Ok(warnings) if warnings.is_empty() => {
+                ok += 1;
+                let _ = writeln!(out, "ok {}", outcome.path.display());
+            }
+            Status::Ok(warnings) => {
+                warned += 1;
+                let _ = writeln!(out, "warn {}: {} warning(s)", outcome.path.display(), warnings.len());
+                for warning in warnings {
+                    let _ = writeln!(out, "  {warning}");
                 }
             }
-            Err(error) => {
+            Status::Failed(error) => {
                 failed += 1;
-                let _ = writeln!(out, "error {}: {}", path.display(), error_text(&error));
+                let _ = writeln!(out, "error {}: {error}", outcome.path.display());
             }
         }
     }
     let secs = started.elapsed().as_secs_f64();
     let _ = writeln!(
         out,
-        "{} models: {ok} ok, {warned} with warnings, {failed} failed ({:.1} MB in {:.3} s, {:.0} MB/s)",
-        models.len(),
+        "{counted} models: {ok} ok, {warned} with warnings, {failed} failed ({:.1} MB in {:.3} s, {:.0} MB/s)",
         bytes as f64 / 1e6,
         secs,
         bytes as f64 / 1e6 / secs.max(1e-9),
     );
     let _ = out.flush();
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// What checking one model found.
+struct Outcome {
+    path: PathBuf,
+    status: Status,
+    /// Bytes read: the model and its companions.
+    bytes: u64,
+    /// Where its include models were found.
+    includes: Vec<PathBuf>,
+    /// Whether it has no mesh (an animation-only include model, when another model includes it).
+    animation_only: bool,
+}
+
+enum Status {
+    /// Read, with these warnings.
+    Ok(Vec<String>),
+    /// Not usable.
+    Failed(String),
+}
+
+fn file_bytes<'a>(paths: impl IntoIterator<Item = &'a PathBuf>) -> u64 {
+    paths.into_iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+}
+
+/// Checks one model, GoldSrc or Source.
+fn check_one(path: &Path) -> Outcome {
+    let own = std::fs::metadata(path).map_or(0, |m| m.len());
+    let outcome = |status, bytes, includes, animation_only| Outcome {
+        path: path.to_owned(),
+        status,
+        bytes,
+        includes,
+        animation_only,
+    };
+    if let Some(result) = source_load(path) {
+        return match result {
+            Ok(loaded) => {
+                let m = &loaded.model;
+                let animation_only =
+                    m.body_parts.iter().all(|p| p.models.iter().all(|m| m.meshes.is_empty()));
+                let warnings = m.warnings.iter().map(ToString::to_string).collect();
+                let includes = loaded.include_paths.iter().flatten().cloned().collect();
+                outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), includes, animation_only)
+            }
+            Err(error) => outcome(Status::Failed(source_error_text(&error)), 0, Vec::new(), false),
+        };
+    }
+    match load(path) {
+        Ok(loaded) => {
+            let warnings = loaded.model.warnings.iter().map(ToString::to_string).collect();
+            outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), Vec::new(), false)
+        }
+        Err(error) => outcome(Status::Failed(error_text(&error)), 0, Vec::new(), false),
+    }
+}
+
+/// A Source model loaded with its companions, when the file starts like one.
+pub fn source_load(
+    path: &Path,
+) -> Option<Result<studio_source::LoadedSource, studio_source::SourceLoadError>> {
+    let mut head = Vec::with_capacity(8);
+    std::fs::File::open(path).ok()?.take(8).read_to_end(&mut head).ok()?;
+    studio_source::is_source_model(&head).then(|| studio_source::load(path))
+}
+
+/// The Source error without the path.
+fn source_error_text(error: &studio_source::SourceLoadError) -> String {
+    match error {
+        studio_source::SourceLoadError::Io { source, .. } => source.to_string(),
+        studio_source::SourceLoadError::Parse { error, .. } => error.to_string(),
+    }
 }
 
 /// The error without the path, which the line already names.

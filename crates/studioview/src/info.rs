@@ -14,12 +14,12 @@ use studio_model::{
 pub fn run(path: &Path, as_json: bool) -> ExitCode {
     if let Some(result) = source_model(path) {
         return match result {
-            Ok(model) => {
+            Ok(loaded) => {
                 if as_json {
-                    let json = crate::info_source::to_json(path, &model);
+                    let json = crate::info_source::to_json(path, &loaded);
                     println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
                 } else {
-                    print!("{}", crate::info_source::to_text(path, &model));
+                    print!("{}", crate::info_source::to_text(path, &loaded));
                 }
                 ExitCode::SUCCESS
             }
@@ -56,11 +56,10 @@ pub fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
     if parts.is_empty() { "none".to_owned() } else { parts.join("|") }
 }
 
-/// The model at `path` read as a Source model, when the file starts like one.
-pub fn source_model(path: &Path) -> Option<Result<studio_source::SourceModel, String>> {
-    let bytes = std::fs::read(path).ok()?;
-    studio_source::is_source_model(&bytes)
-        .then(|| studio_source::parse_mdl(&bytes).map_err(|e| format!("{}: {e}", path.display())))
+/// The model at `path` loaded as a Source model with its companions, when the file starts
+/// like one.
+pub fn source_model(path: &Path) -> Option<Result<studio_source::LoadedSource, String>> {
+    crate::check::source_load(path).map(|result| result.map_err(|e| e.to_string()))
 }
 
 fn v3(v: glam::Vec3) -> Value {

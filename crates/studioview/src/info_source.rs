@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use studio_source::{
-    Animation, BONE_FLAG_NAMES, HEADER_FLAG_NAMES, SEQUENCE_FLAG_NAMES, STUDIO_LOOPING, Sequence, SourceModel,
+    Animation, BONE_FLAG_NAMES, HEADER_FLAG_NAMES, LoadedSource, SEQUENCE_FLAG_NAMES, STUDIO_LOOPING,
+    Sequence, SourceModel,
 };
 
 use crate::info::flag_names;
@@ -20,8 +21,61 @@ fn first_animation<'a>(m: &'a SourceModel, q: &Sequence) -> Option<&'a Animation
     q.animations.first().and_then(|&a| m.animations.get(a))
 }
 
+/// LOD 0 triangles of model `model` of body part `part`, from the `.vtx` when it was read.
+fn triangles(m: &SourceModel, part: usize, model: usize) -> Option<usize> {
+    m.vtx.as_ref()?.body_parts.get(part)?.get(model).map(|model| model.triangles())
+}
+
+/// The include models: the name stored, and where it was found (or that it was not).
+fn includes(loaded: &LoadedSource) -> Vec<(String, Option<String>)> {
+    let m = &loaded.model;
+    m.include_models
+        .iter()
+        .enumerate()
+        .map(|(i, inc)| {
+            let found = loaded.include_paths.get(i).cloned().flatten().map(|p| p.display().to_string());
+            (inc.file.clone(), found)
+        })
+        .collect()
+}
+
+/// One sequence as JSON.
+fn sequence_json(m: &SourceModel, q: &Sequence) -> Value {
+    let first = first_animation(m, q);
+    json!({
+        "name": q.label,
+        "activity": q.activity_name,
+        "activity_modifiers": q.activity_modifiers,
+        "flags": q.flags,
+        "flag_names": flag_names(q.flags, &SEQUENCE_FLAG_NAMES),
+        "frames": first.map(|a| a.frames),
+        "fps": first.map(|a| a.fps),
+        "looping": q.flags & STUDIO_LOOPING != 0,
+        "grid": q.grid,
+        "animations": q.animations,
+        "params": q.params.iter().enumerate().filter_map(|(axis, p)| p.map(|p| json!({
+            "parameter": p,
+            "name": m.pose_parameters.get(p).map(|p| p.name.as_str()),
+            "start": q.param_start[axis],
+            "end": q.param_end[axis],
+        }))).collect::<Vec<_>>(),
+        "pose_keys": q.pose_keys,
+        "layers": q.layers.iter().map(|l| json!({
+            "sequence": l.sequence, "pose": l.pose, "flags": l.flags,
+            "start": l.start, "peak": l.peak, "tail": l.tail, "end": l.end,
+        })).collect::<Vec<_>>(),
+        "ik_locks": q.ik_locks.len(),
+        "events": q.events.iter().map(|e| json!({
+            "cycle": e.cycle, "event": e.event, "type": e.kind, "name": e.name, "options": e.options,
+        })).collect::<Vec<_>>(),
+        "bbmin": v3(q.bbmin),
+        "bbmax": v3(q.bbmax),
+    })
+}
+
 /// The model as JSON.
-pub fn to_json(path: &Path, m: &SourceModel) -> Value {
+pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
+    let m = &loaded.model;
     let h = &m.header;
     json!({
         "format": "source",
@@ -36,6 +90,8 @@ pub fn to_json(path: &Path, m: &SourceModel) -> Value {
         "surface_prop": h.surface_prop,
         "mass": h.mass,
         "ani_file": h.ani_name,
+        "companions": loaded.companions.iter().map(|c| c.display().to_string()).collect::<Vec<_>>(),
+        "lod_vertices": m.vertices.as_ref().map(|v| v.lod_vertices[..v.num_lods.clamp(0, 8) as usize].to_vec()),
         "bones": m.bones.iter().map(|b| json!({
             "name": b.name, "parent": b.parent, "flags": b.flags,
             "flag_names": flag_names(b.flags, &BONE_FLAG_NAMES),
@@ -60,54 +116,22 @@ pub fn to_json(path: &Path, m: &SourceModel) -> Value {
         "ik_chains": m.ik_chains.iter().map(|c| json!({
             "name": c.name, "bones": c.links.iter().map(|l| l.bone).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
-        "sequences": m.sequences.iter().map(|q| {
-            let first = first_animation(m, q);
-            json!({
-                "name": q.label,
-                "activity": q.activity_name,
-                "activity_modifiers": q.activity_modifiers,
-                "flags": q.flags,
-                "flag_names": flag_names(q.flags, &SEQUENCE_FLAG_NAMES),
-                "frames": first.map(|a| a.frames),
-                "fps": first.map(|a| a.fps),
-                "looping": q.flags & STUDIO_LOOPING != 0,
-                "grid": q.grid,
-                "animations": q.animations,
-                "params": q.params.iter().enumerate().filter_map(|(axis, p)| p.map(|p| json!({
-                    "parameter": p,
-                    "name": m.pose_parameters.get(p).map(|p| p.name.as_str()),
-                    "start": q.param_start[axis],
-                    "end": q.param_end[axis],
-                }))).collect::<Vec<_>>(),
-                "pose_keys": q.pose_keys,
-                "layers": q.layers.iter().map(|l| json!({
-                    "sequence": l.sequence, "pose": l.pose, "flags": l.flags,
-                    "start": l.start, "peak": l.peak, "tail": l.tail, "end": l.end,
-                })).collect::<Vec<_>>(),
-                "ik_locks": q.ik_locks.len(),
-                "events": q.events.iter().map(|e| json!({
-                    "cycle": e.cycle, "event": e.event, "type": e.kind, "name": e.name, "options": e.options,
-                })).collect::<Vec<_>>(),
-                "bbmin": v3(q.bbmin),
-                "bbmax": v3(q.bbmax),
-            })
-        }).collect::<Vec<_>>(),
+        "sequences": m.sequences.iter().map(|q| sequence_json(m, q)).collect::<Vec<_>>(),
         "animations": m.animations.iter().map(|a| json!({
             "name": a.name, "frames": a.frames, "fps": a.fps, "flags": a.flags,
             "looping": a.flags & STUDIO_LOOPING != 0,
             "block": a.data.block, "section_frames": a.section_frames, "sections": a.sections.len(),
             "movements": a.movements.len(), "ik_rules": a.num_ik_rules,
         })).collect::<Vec<_>>(),
-        "include_models": m.include_models.iter().map(|i| json!({
-            "label": i.label, "file": i.file,
+        "include_models": includes(loaded).into_iter().map(|(file, found)| json!({
+            "file": file, "found": found,
         })).collect::<Vec<_>>(),
-        "body_parts": m.body_parts.iter().map(|p| json!({
-            "name": p.name,
-            "models": p.models.iter().map(|model| json!({
+        "body_parts": m.body_parts.iter().enumerate().map(|(p, part)| json!({
+            "name": part.name,
+            "models": part.models.iter().enumerate().map(|(i, model)| json!({
                 "name": model.name,
                 "vertices": model.num_vertices,
-                // The triangles are in the .vtx, which this version does not read yet.
-                "triangles": Value::Null,
+                "triangles": triangles(m, p, i),
                 "meshes": model.meshes.len(),
                 "eyeballs": model.num_eyeballs,
             })).collect::<Vec<_>>(),
@@ -120,11 +144,19 @@ pub fn to_json(path: &Path, m: &SourceModel) -> Value {
 }
 
 /// The model as text for a person.
-pub fn to_text(path: &Path, m: &SourceModel) -> String {
+pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
+    let m = &loaded.model;
     let h = &m.header;
     let mut s = String::new();
     let _ = writeln!(s, "{}  ({}, Source version {})", path.display(), h.name, h.version);
+    for c in &loaded.companions {
+        let _ = writeln!(s, "  companion file: {}", c.display());
+    }
     let _ = writeln!(s, "flags          {} ({})", h.flags, flag_names(h.flags, &HEADER_FLAG_NAMES));
+    if let Some(v) = &m.vertices {
+        let lods = &v.lod_vertices[..v.num_lods.clamp(0, 8) as usize];
+        let _ = writeln!(s, "vertices       {lods:?} per LOD ({} fixups)", v.num_fixups);
+    }
     let _ = writeln!(s, "eye position   {}", h.eye_position);
     let _ = writeln!(s, "hull           {} .. {}", h.hull.0, h.hull.1);
     if !h.surface_prop.is_empty() {
@@ -262,8 +294,8 @@ pub fn to_text(path: &Path, m: &SourceModel) -> String {
     }
     if !m.include_models.is_empty() {
         let _ = writeln!(s, "\ninclude models");
-        for inc in &m.include_models {
-            let _ = writeln!(s, "  {}", inc.file);
+        for (file, found) in includes(loaded) {
+            let _ = writeln!(s, "  {file}  {}", found.unwrap_or_else(|| "(not found)".to_owned()));
         }
     }
     let _ = writeln!(s, "\nbody parts");

@@ -167,18 +167,32 @@ fn info_json_describes_a_source_model() {
 }
 
 #[test]
-fn check_reads_source_models_and_names_a_broken_header() {
+fn check_reads_source_models_and_names_each_broken_files_defect() {
     let Some(shared) = shared() else { return };
     let out = studioview(&["check", shared.join("fixtures/source").to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert!(!out.status.success(), "{stdout}");
-    for model in ["anim48.mdl", "anim48_noani.mdl", "include48.mdl", "skeleton48.mdl"] {
+    for model in ["anim48.mdl", "include48.mdl", "skeleton48.mdl"] {
         assert!(stdout.lines().any(|l| l.starts_with("ok ") && l.ends_with(model)), "{model}:\n{stdout}");
     }
+    // Its .ani, .vvd and .vtx are not there.
     assert!(
-        stdout.contains(
-            "truncated_header.mdl: header (studiohdr_t) at byte 0 of the .mdl: 408 bytes needed here"
-        ),
+        stdout.lines().any(|l| l.starts_with("warn ") && l.ends_with("anim48_noani.mdl: 3 warning(s)")),
+        "{stdout}"
+    );
+    // An animation-only include model that a checked model includes is its companion.
+    assert!(!stdout.contains("include48_anims.mdl"), "{stdout}");
+    for defect in [
+        "truncated_header.mdl: header (studiohdr_t) at byte 0 of the .mdl: 408 bytes needed here",
+        "bone data of animation 1 at byte 26328 of the .mdl: 4 bytes needed here, but the file ends after 0",
+        "a run covers 0 frames with 0 values after 2 of the stream's 31 frames",
+        "of the .vtx: checksum 1226152652 differs from the model's 323993750",
+        "vertex 7 at byte 492 of the .vvd: bone is 40, but there is no bone 40",
+    ] {
+        assert!(stdout.contains(defect), "{defect}:\n{stdout}");
+    }
+    assert!(
+        stdout.lines().last().unwrap().starts_with("9 models: 3 ok, 5 with warnings, 1 failed"),
         "{stdout}"
     );
 }

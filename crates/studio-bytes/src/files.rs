@@ -1,0 +1,78 @@
+//! Finding a model's companion files on disk, as real installs need: names matched ignoring
+//! ASCII case (`hivet.mdl` beside `hive.mdl`, `Anim48.ani` for `anim48.ani`), and paths
+//! written with `\` or `/`.
+
+use std::path::{Component, Path, PathBuf};
+
+/// The entry named `name` in `dir` (a file, or a folder when `folder`), matched exactly first,
+/// then ignoring ASCII case.
+fn entry(dir: &Path, name: &str, folder: bool) -> Option<PathBuf> {
+    let kind = |p: &Path| if folder { p.is_dir() } else { p.is_file() };
+    let exact = dir.join(name);
+    if kind(&exact) {
+        return Some(exact);
+    }
+    let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }).ok()?;
+    entries
+        .filter_map(|entry| entry.ok())
+        .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+        .map(|entry| dir.join(entry.file_name()))
+        .filter(|path| kind(path))
+}
+
+/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
+pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    entry(dir, name, false)
+}
+
+/// The file a model names relative to a game folder (`models\fixture\x.mdl`), each component
+/// matched ignoring case; `\` and `/` both separate. Names that climb out of the folder (`..`)
+/// or are absolute are not followed.
+pub fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = relative.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
+    let (file, folders) = parts.split_last()?;
+    let mut dir = root.to_path_buf();
+    for part in folders {
+        if *part == ".." || Path::new(part).components().any(|c| !matches!(c, Component::Normal(_))) {
+            return None;
+        }
+        dir = entry(&dir, part, true)?;
+    }
+    if *file == ".." {
+        return None;
+    }
+    companion_path(&dir, file)
+}
+
+/// The game folder of a model file: the folder that holds the last `models` folder (any case)
+/// on its path, as a game's folder holds `models/`; `None` when there is none.
+pub fn game_folder(model: &Path) -> Option<PathBuf> {
+    model
+        .ancestors()
+        .skip(1)
+        .find(|dir| {
+            dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case("models"))
+        })
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_across_cases_and_separators() {
+        let root = std::env::temp_dir().join(format!("studio-bytes-files-{}", std::process::id()));
+        let dir = root.join("Models").join("Fixture");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("anim.ani"), b"x").unwrap();
+        assert_eq!(resolve(&root, r"models\fixture\Anim.ani"), Some(dir.join("anim.ani")));
+        assert_eq!(resolve(&root, "models/FIXTURE/anim.ani"), Some(dir.join("anim.ani")));
+        assert_eq!(resolve(&root, "models/../models/fixture/anim.ani"), None);
+        assert_eq!(resolve(&root, "models/fixture/missing.ani"), None);
+        assert_eq!(game_folder(&dir.join("x.mdl")), Some(root.clone()));
+        assert_eq!(game_folder(Path::new("/tmp/x.mdl")), None);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
