@@ -2,8 +2,9 @@
 //! source-animdata.md, "Blocks"). Its chains are read into the animations that point at them.
 
 use crate::anim_data::read_chain;
-use crate::animation::{Animation, usable};
+use crate::animation::{Animation, STUDIO_FRAMEANIM, usable, usable_or_warn};
 use crate::error::{FileRole, Problem, Record, Result, Warning};
+use crate::ik_rule::{self, Counts};
 use crate::include::AnimBlock;
 use crate::reader::FileData;
 
@@ -14,9 +15,10 @@ pub(crate) fn apply(
     bytes: &[u8],
     blocks: &[AnimBlock],
     animations: &mut [Animation],
-    num_bones: usize,
+    counts: &Counts,
     warnings: &mut Vec<Warning>,
 ) -> Result<()> {
+    let num_bones = counts.bones;
     let file = FileData::new(bytes, FileRole::Ani);
     let id: [u8; 4] = file.read(Record::Header, None, 0)?;
     if &id != b"IDAG" {
@@ -24,6 +26,43 @@ pub(crate) fn apply(
         return Err(file.error(Record::Header, None, 0, Problem::BadId { expected: "IDAG", found }));
     }
     for (i, animation) in animations.iter_mut().enumerate() {
+        // IK rules and local hierarchies of an animation in a block are at offsets from the
+        // block's start (source-animdata.md, "Blocks").
+        if animation.data.block >= 1 {
+            let start = block_start(&file, blocks, animation.data.block);
+            if animation.block_ik_rule_index != 0 {
+                let rules = start.clone().and_then(|base| {
+                    ik_rule::rules(
+                        &file,
+                        i,
+                        base,
+                        animation.num_ik_rules,
+                        animation.block_ik_rule_index,
+                        counts,
+                    )
+                });
+                animation.ik_rules =
+                    usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
+            }
+            if animation.local_hierarchy_index != 0 {
+                let changes = start.and_then(|base| {
+                    ik_rule::local_hierarchy(
+                        &file,
+                        i,
+                        base,
+                        animation.num_local_hierarchy,
+                        animation.local_hierarchy_index,
+                        num_bones,
+                    )
+                });
+                animation.local_hierarchy =
+                    usable_or_warn(changes, "its local hierarchy is unavailable", warnings)
+                        .unwrap_or_default();
+            }
+        }
+        if animation.flags & STUDIO_FRAMEANIM != 0 {
+            continue;
+        }
         let places = animation.places();
         for (entry, (place, frames)) in places.into_iter().enumerate() {
             let Some(frames) = frames else { continue };

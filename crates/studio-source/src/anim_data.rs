@@ -164,6 +164,37 @@ fn check_stream(file: &FileData<'_>, animation: usize, start: u64, frames: u32) 
     Ok(())
 }
 
+/// The value of each of `frames` frames of the value stream at `offset` of `bytes` (the
+/// chain's file), as the run-length rule gives them (source-animdata.md, "Value streams"), before
+/// scaling; `None` if the stream leaves the file or stops short (a stream [`Chain`] holds has
+/// been checked, so it does not).
+pub fn decode_stream(bytes: &[u8], offset: u64, frames: u32) -> Option<Vec<i16>> {
+    let entry = |at: u64| -> Option<[u8; 2]> {
+        let at = usize::try_from(at).ok()?;
+        bytes.get(at..at.checked_add(2)?)?.try_into().ok()
+    };
+    let mut values = Vec::with_capacity(usize::try_from(frames).ok()?.min(bytes.len() / 2 + 1));
+    let mut at = offset;
+    while values.len() < frames as usize {
+        let [valid, total] = entry(at)?;
+        if valid == 0 || total == 0 {
+            return None;
+        }
+        let mut last = 0;
+        for k in 0..u64::from(total) {
+            // The first `valid` frames have their own value; the rest repeat the last one.
+            if k < u64::from(valid) {
+                last = i16::from_le_bytes(entry(at + 2 + 2 * k)?);
+            }
+            if values.len() < frames as usize {
+                values.push(last);
+            }
+        }
+        at += 2 * (u64::from(valid) + 1);
+    }
+    Some(values)
+}
+
 /// Frames the chain of section entry `section` of `entries` covers, for an animation of
 /// `frames` frames cut every `section_frames` (source-animdata.md, "Sections"); `None` for an
 /// entry no frame reads.

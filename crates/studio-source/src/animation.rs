@@ -6,6 +6,7 @@ use glam::Vec3;
 
 use crate::anim_data::{Chain, read_chain, section_frames};
 use crate::error::{Problem, Record, Result, Warning, WarningKind};
+use crate::ik_rule::{self, IkRule, LocalHierarchy};
 use crate::raw::{RawAnimDesc, RawHeader, RawMovement, RawSection};
 use crate::reader::FileData;
 
@@ -13,6 +14,10 @@ use crate::reader::FileData;
 pub const STUDIO_LOOPING: i32 = 0x1;
 /// `STUDIO_DELTA`.
 pub const STUDIO_DELTA: i32 = 0x4;
+/// `STUDIO_FRAMEANIM` (version 49): the data is stored frame by frame, in a layout only known
+/// from reverse engineering (source-animdata.md, "Frame-encoded animations"); such an
+/// animation shows its default pose.
+pub const STUDIO_FRAMEANIM: i32 = 0x40;
 
 /// Sequence and animation flag names, for display (source-animation.md, "Flags").
 pub const SEQUENCE_FLAG_NAMES: [(i32, &str); 14] = [
@@ -59,6 +64,12 @@ pub struct Animation {
     pub movements: Vec<Movement>,
     /// IK rules (counted; stored in the `.mdl` when `ik_rule_index` is not 0).
     pub num_ik_rules: i32,
+    /// The IK rules, where read (from the `.mdl`, or from its `.ani` block).
+    pub ik_rules: Vec<IkRule>,
+    /// The local hierarchy changes, where read.
+    pub local_hierarchy: Vec<LocalHierarchy>,
+    /// Offset of the local hierarchy changes (from this record, or from the `.ani` block).
+    pub local_hierarchy_index: i32,
     /// Offset of the IK rules from this record.
     pub ik_rule_index: i32,
     /// Offset of the IK rules in the animation block, when they are there.
@@ -113,9 +124,10 @@ pub struct Movement {
 pub(crate) fn parse(
     file: &FileData<'_>,
     raw: &RawHeader,
-    num_bones: usize,
+    counts: &ik_rule::Counts,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Animation>> {
+    let num_bones = counts.bones;
     let table = file.table::<RawAnimDesc>(
         Record::Animation,
         None,
@@ -176,6 +188,9 @@ pub(crate) fn parse(
             chains: Vec::new(),
             movements,
             num_ik_rules: a.numikrules,
+            ik_rules: Vec::new(),
+            local_hierarchy: Vec::new(),
+            local_hierarchy_index: a.localhierarchyindex,
             ik_rule_index: a.ikruleindex,
             block_ik_rule_index: a.animblockikruleindex,
             num_local_hierarchy: a.numlocalhierarchy,
@@ -211,6 +226,18 @@ pub(crate) fn parse(
             }
         }
         animation.chains = read_chains(file, i, &animation, num_bones, warnings);
+        // IK rules and local hierarchies in the .mdl (those in an .ani block are read with it).
+        if a.ikruleindex != 0 {
+            let rules = ik_rule::rules(file, i, at, a.numikrules, a.ikruleindex, counts);
+            animation.ik_rules =
+                usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
+        }
+        if a.animblock == 0 && a.localhierarchyindex != 0 {
+            let changes =
+                ik_rule::local_hierarchy(file, i, at, a.numlocalhierarchy, a.localhierarchyindex, num_bones);
+            animation.local_hierarchy =
+                usable_or_warn(changes, "its local hierarchy is unavailable", warnings).unwrap_or_default();
+        }
         out.push(animation);
     }
     Ok(out)
@@ -241,12 +268,13 @@ pub(crate) fn read_chains(
     num_bones: usize,
     warnings: &mut Vec<Warning>,
 ) -> Vec<Option<Chain>> {
+    let frame_encoded = animation.flags & STUDIO_FRAMEANIM != 0;
     animation
         .places()
         .into_iter()
         .map(|(place, frames)| {
             let frames = frames?;
-            if place.block != 0 || place.index == 0 {
+            if frame_encoded || place.block != 0 || place.index == 0 {
                 return None;
             }
             let start =
@@ -258,17 +286,21 @@ pub(crate) fn read_chains(
 
 /// A chain, or a warning that it is unavailable.
 pub(crate) fn usable(chain: Result<Chain>, warnings: &mut Vec<Warning>) -> Option<Chain> {
-    match chain {
-        Ok(chain) => Some(chain),
-        Err(error) => {
+    usable_or_warn(chain, "that part of the animation is unavailable", warnings)
+}
+
+/// A value read, or a warning that what depends on it is unavailable.
+pub(crate) fn usable_or_warn<T>(
+    result: Result<T>,
+    consequence: &'static str,
+    warnings: &mut Vec<Warning>,
+) -> Option<T> {
+    result
+        .map_err(|error| {
             warnings.push(Warning {
                 place: error.place,
-                kind: WarningKind::Unusable {
-                    problem: error.problem,
-                    consequence: "that part of the animation is unavailable",
-                },
-            });
-            None
-        }
-    }
+                kind: WarningKind::Unusable { problem: error.problem, consequence },
+            })
+        })
+        .ok()
 }

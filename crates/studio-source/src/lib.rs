@@ -27,6 +27,7 @@ mod error;
 mod header;
 mod hitbox;
 mod ik;
+mod ik_rule;
 mod include;
 mod loader;
 mod material;
@@ -36,15 +37,17 @@ mod raw;
 mod reader;
 mod sequence;
 mod set;
+mod transition;
 mod vtx;
 mod vvd;
 
 pub use anim_data::{
     BoneRecord, Chain, Channel, STUDIO_ANIM_ANIMPOS, STUDIO_ANIM_ANIMROT, STUDIO_ANIM_DELTA,
-    STUDIO_ANIM_RAWPOS, STUDIO_ANIM_RAWROT, STUDIO_ANIM_RAWROT2,
+    STUDIO_ANIM_RAWPOS, STUDIO_ANIM_RAWROT, STUDIO_ANIM_RAWROT2, decode_stream,
 };
 pub use animation::{
-    Animation, Movement, SEQUENCE_FLAG_NAMES, STUDIO_DELTA, STUDIO_LOOPING, Section, ZeroFrames,
+    Animation, Movement, SEQUENCE_FLAG_NAMES, STUDIO_DELTA, STUDIO_FRAMEANIM, STUDIO_LOOPING, Section,
+    ZeroFrames,
 };
 pub use attachment::{ATTACHMENT_FLAG_WORLD_ALIGN, Attachment};
 pub use body_part::{BodyModel, BodyPart, Mesh};
@@ -57,6 +60,7 @@ pub use error::{Error, FileRole, Place, Problem, Record, Result, Warning, Warnin
 pub use header::{HEADER_FLAG_NAMES, Header, MAX_VERSION, MIN_VERSION};
 pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
+pub use ik_rule::{IkRule, LocalHierarchy};
 pub use include::{AnimBlock, IncludeModel};
 pub use loader::{LoadedSource, SourceLoadError, load};
 pub use material::{Skins, Texture};
@@ -64,5 +68,6 @@ pub use model::{SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;
 pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_CYCLEPOSE, Sequence};
 pub use set::{SourceFiles, missing, parse_set, uses_ani};
+pub use transition::Transitions;
 pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
 pub use vvd::{Vertex, VertexData, parse_vvd};

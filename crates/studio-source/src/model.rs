@@ -51,6 +51,8 @@ pub struct SourceModel {
     pub include_models: Vec<IncludeModel>,
     /// The `.ani` blocks.
     pub anim_blocks: Vec<AnimBlock>,
+    /// The transition graph.
+    pub transitions: crate::transition::Transitions,
     /// The `.vvd`'s vertices, when it was given, usable and of this build of the model.
     pub vertices: Option<crate::vvd::VertexData>,
     /// The `.vtx`'s strips, likewise.
@@ -105,7 +107,8 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         raw.localikautoplaylockindex,
     )?;
     let ik_autoplay_locks = ik::locks(&file, lock_table, ik_chains.len())?;
-    let animations = animation::parse(&file, &raw, bones.len(), &mut warnings)?;
+    let ik_counts = crate::ik_rule::Counts { bones: bones.len(), chains: ik_chains.len() };
+    let animations = animation::parse(&file, &raw, &ik_counts, &mut warnings)?;
     let counts = sequence::Counts {
         bones: bones.len(),
         animations: animations.len(),
@@ -119,6 +122,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
     let body_parts = body_part::parse(&file, &raw)?;
     let include_models = include::parse_includes(&file, &raw)?;
     let anim_blocks = include::parse_blocks(&file, &raw)?;
+    let transitions = crate::transition::parse(&file, &raw)?;
     Ok(SourceModel {
         header,
         bones,
@@ -136,6 +140,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         body_parts,
         include_models,
         anim_blocks,
+        transitions,
         vertices: None,
         vtx: None,
         includes: Vec::new(),

@@ -386,6 +386,52 @@ pub struct RawMovement {
     pub position: [f32; 3],
 }
 
+/// `mstudioikrule_t`, 152 bytes (source-bones.md, "IK chains, rules and locks").
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawIkRule {
+    pub index: i32,
+    pub kind: i32,
+    pub chain: i32,
+    pub bone: i32,
+    pub slot: i32,
+    pub height: f32,
+    pub radius: f32,
+    pub floor: f32,
+    pub pos: [f32; 3],
+    pub q: [f32; 4],
+    pub compressedikerrorindex: i32,
+    pub unused2: i32,
+    pub i_start: i32,
+    pub ikerrorindex: i32,
+    pub start: f32,
+    pub peak: f32,
+    pub tail: f32,
+    pub end: f32,
+    pub unused3: f32,
+    pub contact: f32,
+    pub drop: f32,
+    pub top: f32,
+    pub unused678: [i32; 3],
+    pub szattachmentindex: i32,
+    pub unused: [i32; 7],
+}
+
+/// `mstudiolocalhierarchy_t`, 48 bytes (source-animation.md, "Local hierarchy").
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawLocalHierarchy {
+    pub bone: i32,
+    pub new_parent: i32,
+    pub start: f32,
+    pub peak: f32,
+    pub tail: f32,
+    pub end: f32,
+    pub i_start: i32,
+    pub localanimindex: i32,
+    pub unused: [i32; 4],
+}
+
 /// `mstudioseqdesc_t`, 212 bytes (source-animation.md, "Sequence descriptions").
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
@@ -484,6 +530,8 @@ const _: () = {
     assert!(size_of::<RawAnimDesc>() == 100);
     assert!(size_of::<RawMovement>() == 44);
     assert!(size_of::<RawSeqDesc>() == 212);
+    assert!(size_of::<RawIkRule>() == 152);
+    assert!(size_of::<RawLocalHierarchy>() == 48);
     assert!(size_of::<RawEvent>() == 80);
     assert!(size_of::<RawAutoLayer>() == 24);
 };

@@ -32,8 +32,9 @@ pub fn parse_set(files: &SourceFiles<'_>) -> Result<SourceModel> {
 pub(crate) fn complete(mut model: SourceModel, files: &SourceFiles<'_>) -> SourceModel {
     let mut warnings = std::mem::take(&mut model.warnings);
     if let Some(bytes) = files.ani {
-        let bones = model.bones.len();
-        if let Err(error) = ani::apply(bytes, &model.anim_blocks, &mut model.animations, bones, &mut warnings)
+        let counts = crate::ik_rule::Counts { bones: model.bones.len(), chains: model.ik_chains.len() };
+        if let Err(error) =
+            ani::apply(bytes, &model.anim_blocks, &mut model.animations, &counts, &mut warnings)
         {
             warnings.push(unusable(error));
         }

@@ -435,3 +435,55 @@ fn each_broken_file_names_its_defect() {
     );
     assert!(studio_source::load(&broken.join("truncated_header.mdl")).is_err());
 }
+
+#[test]
+fn the_first_value_stream_of_idle() {
+    let Some(m) = model("anim48.mdl") else { return };
+    let Some(shared) = studio_testing::shared() else { return };
+    let bytes = studio_testing::read(&shared, &format!("{FIXTURE}/anim48.mdl"));
+    // Read with struct: @idle's first record is bone 0 with ANIMPOS only, whose z stream (at
+    // byte 9946) runs over the 31 frames like this.
+    let idle = &m.animations[1];
+    let record = &idle.chains[0].as_ref().unwrap().records[0];
+    assert_eq!((record.bone, record.flags), (0, studio_source::STUDIO_ANIM_ANIMPOS));
+    let studio_source::Channel::Streams([None, None, Some(z)]) = record.position else {
+        panic!("{:?}", record.position)
+    };
+    assert_eq!(z, 9946);
+    let values = studio_source::decode_stream(&bytes, z, idle.frames).unwrap();
+    assert_eq!(
+        values,
+        [
+            0, 818, 1599, 2311, 2922, 3405, 3740, 3910, 3910, 3740, 3405, 2922, 2311, 1599, 818, 0, -818,
+            -1599, -2311, -2922, -3405, -3740, -3910, -3910, -3740, -3405, -2922, -2311, -1599, -818, 0
+        ]
+    );
+}
+
+#[test]
+fn a_vertex_the_fixup_order_and_a_strips_first_triangle() {
+    let Some(set) = loaded("skeleton48.mdl") else { return };
+    let v = set.model.vertices.as_ref().unwrap();
+    // Read with struct: the fixups (lod, source, count) are (1, 0, 80), (0, 260, 40),
+    // (1, 80, 160), (0, 300, 80), (1, 240, 20), (0, 380, 8), so LOD 0 vertex 100 is stored
+    // vertex 280: weights 0.5, 0.3, 0.2 on bones 2, 3, 1.
+    let vertex = &v.vertices[100];
+    assert_eq!(wide(&vertex.weights), [0.5, 0.30000001192092896, 0.20000000298023224]);
+    assert_eq!((vertex.bones, vertex.num_bones), ([2, 3, 1], 3));
+    assert_eq!(vertex.position.to_array(), [4.5, -7.0, 64.0]);
+    assert_eq!(vertex.uv.to_array(), [0.0, 1.0]);
+    assert_eq!(v.vertices[34].position.to_array(), [-3.5, 7.0, 64.0]);
+    // The first strip of body part 0, model 0, LOD 0, mesh 0: indices 0, 1, 2 name mesh
+    // vertices 0, 2, 1 (the model's and mesh's first vertex is LOD 0 vertex 0).
+    let vtx = set.model.vtx.as_ref().unwrap();
+    let group = &vtx.body_parts[0][0].lods[0].meshes[0].strip_groups[0];
+    let strip = &group.strips[0];
+    assert_eq!((strip.first_index, strip.num_indices, group.mesh_vertices.len()), (0, 180, 120));
+    let triangle: Vec<u16> =
+        group.indices[..3].iter().map(|&i| group.mesh_vertices[usize::from(i)]).collect();
+    assert_eq!(triangle, [0, 2, 1]);
+    let corners: Vec<[f32; 3]> =
+        triangle.iter().map(|&i| v.vertices[usize::from(i)].position.to_array()).collect();
+    assert_eq!(corners, [[3.5, 6.0, 35.0], [-3.5, 6.0, 44.0], [-3.5, 6.0, 35.0]]);
+    assert_eq!(set.model.body_parts[0].models[0].meshes[0].vertex_offset, 0);
+}

@@ -93,7 +93,33 @@ impl Set {
             ani: self.file("ani"),
             includes: vec![self.file("include")],
         };
-        studio_source::parse_set(&files).map(|_| ()).map_err(|e| e.to_string())
+        let model = studio_source::parse_set(&files).map_err(|e| e.to_string())?;
+        // Every stream a chain holds was checked: it decodes to all its frames.
+        for chain in model.animations.iter().flat_map(|a| a.chains.iter().flatten()) {
+            let bytes = match chain.file {
+                studio_source::FileRole::Ani => files.ani.unwrap_or_default(),
+                _ => files.mdl,
+            };
+            for record in &chain.records {
+                let mut offsets = Vec::new();
+                if let studio_source::Channel::Streams(s) = record.rotation {
+                    offsets.extend(s.into_iter().flatten());
+                }
+                if let studio_source::Channel::Streams(s) = record.position {
+                    offsets.extend(s.into_iter().flatten());
+                }
+                for offset in offsets {
+                    let values = studio_source::decode_stream(bytes, offset, chain.frames);
+                    if values.is_none_or(|v| v.len() != chain.frames as usize) {
+                        panic!(
+                            "a checked stream at byte {offset} does not decode to {} frames",
+                            chain.frames
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 

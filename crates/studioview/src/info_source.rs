@@ -122,6 +122,13 @@ pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
             "looping": a.flags & STUDIO_LOOPING != 0,
             "block": a.data.block, "section_frames": a.section_frames, "sections": a.sections.len(),
             "movements": a.movements.len(), "ik_rules": a.num_ik_rules,
+            "local_hierarchy": a.num_local_hierarchy,
+            "frame_encoded": a.flags & studio_source::STUDIO_FRAMEANIM != 0,
+            // Chains read (the .mdl's, and the .ani's when it was found) of those a frame reads.
+            "data_available": [
+                a.chains.iter().flatten().count(),
+                a.places().iter().filter(|(_, frames)| frames.is_some()).count(),
+            ],
         })).collect::<Vec<_>>(),
         "include_models": includes(loaded).into_iter().map(|(file, found)| json!({
             "file": file, "found": found,
@@ -136,6 +143,7 @@ pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
                 "eyeballs": model.num_eyeballs,
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "transition_nodes": m.transitions.names,
         "textures": m.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
         "material_paths": m.material_paths,
         "skins": m.skins.families,
@@ -289,6 +297,15 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
             (0, -1) => "no data".to_owned(),
             (0, block) => format!(".ani block {block}"),
             (frames, _) => format!("{} sections of {frames} frames", a.sections.len()),
+        };
+        let wanted = a.places().iter().filter(|(_, frames)| frames.is_some()).count();
+        let read = a.chains.iter().flatten().count();
+        let place = if a.flags & studio_source::STUDIO_FRAMEANIM != 0 {
+            format!("{place}, frame-encoded (shown in its default pose)")
+        } else if read < wanted {
+            format!("{place}, {} of {wanted} parts unavailable", wanted - read)
+        } else {
+            place
         };
         let _ = writeln!(s, "  {i:3} {:<24} {:>4} frames {:6.2} fps  {place}", a.name, a.frames, a.fps);
     }
