@@ -62,7 +62,7 @@ pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
 pub use ik_rule::{IkRule, LocalHierarchy};
 pub use include::{AnimBlock, IncludeModel};
-pub use loader::{LoadedSource, SourceLoadError, load};
+pub use loader::{LoadedSource, SourceLoadError, load, load_read};
 pub use material::{Skins, Texture};
 pub use model::{SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;

@@ -23,6 +23,8 @@ pub struct LoadedSource {
     pub companions: Vec<PathBuf>,
     /// Where each include model was found.
     pub include_paths: Vec<Option<PathBuf>>,
+    /// Bytes read: the `.mdl` and its companions.
+    pub bytes_read: u64,
 }
 
 /// Why a Source model could not be loaded.
@@ -49,17 +51,24 @@ pub enum SourceLoadError {
 /// Loads the Source model at `path` with whatever companions it has.
 pub fn load(path: &Path) -> Result<LoadedSource, SourceLoadError> {
     let mdl = std::fs::read(path).map_err(|source| SourceLoadError::Io { path: path.to_owned(), source })?;
-    let model = parse_file(&mdl, FileRole::Mdl)
+    load_read(path, &mdl)
+}
+
+/// [`load`] for a `.mdl` already read from `path`.
+pub fn load_read(path: &Path, mdl: &[u8]) -> Result<LoadedSource, SourceLoadError> {
+    let model = parse_file(mdl, FileRole::Mdl)
         .map_err(|error| SourceLoadError::Parse { path: path.to_owned(), error: Box::new(error) })?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     let game = game_folder(path);
     let mut companions = Vec::new();
     let mut warnings = Vec::new();
+    let mut bytes_read = mdl.len() as u64;
     let mut read = |found: Option<PathBuf>| -> Option<Vec<u8>> {
         let found = found?;
         let bytes = std::fs::read(&found).ok()?;
         companions.push(found);
+        bytes_read += bytes.len() as u64;
         Some(bytes)
     };
     let vvd_name = format!("{stem}.vvd");
@@ -100,7 +109,7 @@ pub fn load(path: &Path) -> Result<LoadedSource, SourceLoadError> {
         includes.push(bytes);
     }
     let files = SourceFiles {
-        mdl: &mdl,
+        mdl,
         vvd: vvd.as_deref(),
         vtx: vtx.as_deref(),
         ani: ani.as_deref(),
@@ -108,5 +117,5 @@ pub fn load(path: &Path) -> Result<LoadedSource, SourceLoadError> {
     };
     let mut model = complete(model, &files);
     model.warnings.append(&mut warnings);
-    Ok(LoadedSource { model, companions, include_paths })
+    Ok(LoadedSource { model, companions, include_paths, bytes_read })
 }

@@ -18,13 +18,13 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         if path.is_dir() {
             collect(path, &mut models);
         } else if path.exists() {
-            models.push(path.clone());
+            models.push((path.clone(), true));
         } else {
             failed += 1;
             let _ = writeln!(out, "error {}: no such file or folder", path.display());
         }
     }
-    let outcomes: Vec<Outcome> = models.iter().map(|path| check_one(path)).collect();
+    let outcomes = check_all(&models);
     // Animation-only include models reached from a model checked here are its companions.
     let included: std::collections::HashSet<&Path> =
         outcomes.iter().flat_map(|o| &o.includes).map(PathBuf::as_path).collect();
@@ -65,6 +65,36 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
+/// Checks every model, on as many threads as the machine has, in the order given.
+fn check_all(models: &[(PathBuf, bool)]) -> Vec<Outcome> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(models.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((path, named)) = models.get(i) else { break };
+                        if let Some(outcome) = check_one(path, *named) {
+                            mine.push((i, outcome));
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        // A worker that panicked (a bug: no input may make a reader panic) is not hidden.
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, outcome)| outcome).collect()
+}
+
 /// What checking one model found.
 struct Outcome {
     path: PathBuf,
@@ -88,9 +118,10 @@ fn file_bytes<'a>(paths: impl IntoIterator<Item = &'a PathBuf>) -> u64 {
     paths.into_iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
 }
 
-/// Checks one model, GoldSrc or Source.
-fn check_one(path: &Path) -> Outcome {
-    let own = std::fs::metadata(path).map_or(0, |m| m.len());
+/// Checks one `.mdl`, GoldSrc or Source; `None` for a GoldSrc companion file found in a folder
+/// (a texture or sequence group file), which is read with its main file. A file named on the
+/// command line is checked as a model whatever it is.
+fn check_one(path: &Path, named: bool) -> Option<Outcome> {
     let outcome = |status, bytes, includes, animation_only| Outcome {
         path: path.to_owned(),
         status,
@@ -98,26 +129,34 @@ fn check_one(path: &Path) -> Outcome {
         includes,
         animation_only,
     };
-    if let Some(result) = source_load(path) {
-        return match result {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) => return Some(outcome(Status::Failed(error.to_string()), 0, Vec::new(), false)),
+    };
+    if studio_source::is_source_model(&bytes) {
+        return Some(match studio_source::load_read(path, &bytes) {
             Ok(loaded) => {
                 let m = &loaded.model;
                 let animation_only =
                     m.body_parts.iter().all(|p| p.models.iter().all(|m| m.meshes.is_empty()));
                 let warnings = m.warnings.iter().map(ToString::to_string).collect();
                 let includes = loaded.include_paths.iter().flatten().cloned().collect();
-                outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), includes, animation_only)
+                outcome(Status::Ok(warnings), loaded.bytes_read, includes, animation_only)
             }
             Err(error) => outcome(Status::Failed(source_error_text(&error)), 0, Vec::new(), false),
-        };
+        });
     }
-    match load(path) {
+    if !named && is_companion(path, &bytes) {
+        return None;
+    }
+    Some(match load(path) {
         Ok(loaded) => {
             let warnings = loaded.model.warnings.iter().map(ToString::to_string).collect();
+            let own = bytes.len() as u64;
             outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), Vec::new(), false)
         }
         Err(error) => outcome(Status::Failed(error_text(&error)), 0, Vec::new(), false),
-    }
+    })
 }
 
 /// A Source model loaded with its companions, when the file starts like one.
@@ -145,16 +184,16 @@ fn error_text(error: &studio_model::LoadError) -> String {
     }
 }
 
-/// Adds the main model files under `dir`, sorted, skipping companion files.
-fn collect(dir: &Path, models: &mut Vec<PathBuf>) {
+/// Adds the `.mdl` files under `dir`, sorted (companion files are told apart when read).
+fn collect(dir: &Path, models: &mut Vec<(PathBuf, bool)>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
             collect(&path, models);
-        } else if is_mdl(&path) && !is_companion(&path) {
-            models.push(path);
+        } else if is_mdl(&path) {
+            models.push((path, false));
         }
     }
 }
@@ -166,8 +205,8 @@ fn is_mdl(path: &Path) -> bool {
 /// A sequence group file (it starts with `IDSQ`), or a texture file: `nameT.mdl` beside a
 /// `name.mdl` that keeps its textures there. A name alone is not enough: `soldier_100.mdl` is
 /// not a group file of `soldier_1.mdl`.
-pub fn is_companion(path: &Path) -> bool {
-    if read_head(path).is_some_and(|head| is_group_file(&head)) {
+pub fn is_companion(path: &Path, head: &[u8]) -> bool {
+    if is_group_file(head) {
         return true;
     }
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return false };
