@@ -131,6 +131,18 @@ fn a_broken_file_shows_its_error_and_the_model_stays() {
 }
 
 #[test]
+fn a_source_model_is_named_as_one_and_the_model_stays() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let mut h = harness(StudioApp::new(Settings::default(), Some(shared.join("fixtures/groups.mdl"))));
+    h.run_steps(2);
+    drop_file(&mut h, shared.join("fixtures/source/models/fixture/skeleton48.mdl"));
+    h.run_steps(1);
+    assert_eq!(h.state().state.model().header.name, "groups", "the previous model stays");
+    let error = h.state().state.last_error().expect("a message is shown").to_owned();
+    assert!(error.contains("a Source model (version 48)"), "{error}");
+}
+
+#[test]
 fn keys_play_step_and_frame() {
     let mut h = harness(StudioApp::new(Settings::default(), None));
     h.run_steps(2);

@@ -211,7 +211,21 @@ impl AppState {
                 self.say(Level::Info, format!("opened {}", path.display()));
                 self.reset_for_model();
             }
-            Err(error) => self.say(Level::Error, error.to_string()),
+            Err(error) => {
+                // A Source model is read by the command line, not shown yet: say so, rather than
+                // that its version is wrong.
+                let source = crate::check::source_load(&path).and_then(Result::ok);
+                let message = match source {
+                    Some(loaded) => format!(
+                        "{}: a Source model (version {}); the viewer shows Half-Life models for now \
+                         (`studioview info` reads it)",
+                        path.display(),
+                        loaded.model.header.version
+                    ),
+                    None => error.to_string(),
+                };
+                self.say(Level::Error, message);
+            }
         }
     }
 
