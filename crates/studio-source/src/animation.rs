@@ -5,6 +5,7 @@
 use glam::Vec3;
 
 use crate::anim_data::{Chain, read_chain, section_frames};
+use crate::bone::{BONE_HAS_SAVEFRAME_POS, BONE_HAS_SAVEFRAME_ROT, Bone};
 use crate::error::{Problem, Record, Result, Warning, WarningKind};
 use crate::ik_rule::{self, IkRule, LocalHierarchy};
 use crate::raw::{RawAnimDesc, RawHeader, RawMovement, RawSection};
@@ -124,10 +125,12 @@ pub struct Movement {
 pub(crate) fn parse(
     file: &FileData<'_>,
     raw: &RawHeader,
-    counts: &ik_rule::Counts,
+    bones: &[Bone],
+    num_chains: usize,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<Animation>> {
-    let num_bones = counts.bones;
+    let num_bones = bones.len();
+    let counts = &ik_rule::Counts { bones: num_bones, chains: num_chains };
     let table = file.table::<RawAnimDesc>(
         Record::Animation,
         None,
@@ -226,6 +229,10 @@ pub(crate) fn parse(
             }
         }
         animation.chains = read_chains(file, i, &animation, num_bones, warnings);
+        if let Some(zero) = animation.zero_frames {
+            let checked = check_zero_frames(file, i, at, zero, bones);
+            animation.zero_frames = usable_or_warn(checked, "its zero-frame data is unavailable", warnings);
+        }
         // IK rules and local hierarchies in the .mdl (those in an .ani block are read with it).
         if a.ikruleindex != 0 {
             let rules = ik_rule::rules(file, i, at, a.numikrules, a.ikruleindex, counts);
@@ -282,6 +289,40 @@ pub(crate) fn read_chains(
             usable(start.and_then(|start| read_chain(file, index, start, frames, num_bones)), warnings)
         })
         .collect()
+}
+
+/// Checks an animation's zero-frame data (source-animdata.md, "Zero-frame data"): per bone with
+/// `BONE_HAS_SAVEFRAME_POS`, `count` `Vector48`s, and with `_ROT`, `count` `Quaternion64`s, all
+/// inside the file, with a positive span and count.
+fn check_zero_frames(
+    file: &FileData<'_>,
+    index: usize,
+    at: u64,
+    zero: ZeroFrames,
+    bones: &[Bone],
+) -> Result<ZeroFrames> {
+    let record = Record::ZeroFrames;
+    if zero.span <= 0 || zero.count <= 0 {
+        let (field, value) =
+            if zero.span <= 0 { ("zeroframespan", zero.span) } else { ("zeroframecount", zero.count) };
+        return Err(file.error(
+            record,
+            Some(index),
+            at + 88,
+            Problem::Negative { field, value: i64::from(value) },
+        ));
+    }
+    let per_frame: u64 = bones
+        .iter()
+        .map(|b| {
+            let pos = if b.flags & BONE_HAS_SAVEFRAME_POS != 0 { 6 } else { 0 };
+            let rot = if b.flags & BONE_HAS_SAVEFRAME_ROT != 0 { 8 } else { 0 };
+            pos + rot
+        })
+        .sum();
+    let start = file.at(record, Some(index), at, "zeroframeindex", zero.index)?;
+    file.slice(record, Some(index), start, per_frame * zero.count as u64)?;
+    Ok(zero)
 }
 
 /// A chain, or a warning that it is unavailable.

@@ -107,8 +107,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         raw.localikautoplaylockindex,
     )?;
     let ik_autoplay_locks = ik::locks(&file, lock_table, ik_chains.len())?;
-    let ik_counts = crate::ik_rule::Counts { bones: bones.len(), chains: ik_chains.len() };
-    let animations = animation::parse(&file, &raw, &ik_counts, &mut warnings)?;
+    let animations = animation::parse(&file, &raw, &bones, ik_chains.len(), &mut warnings)?;
     let counts = sequence::Counts {
         bones: bones.len(),
         animations: animations.len(),
