@@ -7,17 +7,11 @@
 
 mod common;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use common::ModelSet as Set;
 use studio_model::{Problem, Record};
 use studio_testing::Rng;
-
-/// Allocation allowed per byte of input (textures decode to 4 bytes a pixel, vertices to
-/// `Vec3`s, group files are kept for the pose stage...) plus a fixed allowance.
-const ALLOC_PER_INPUT_BYTE: u64 = 40;
-const ALLOC_BASE: u64 = 1 << 20;
 
 /// The header's counts and offsets: 27 int32 fields from byte 136 (goldsrc-header.md).
 const HEADER_FIELDS: (usize, usize) = (136, 27);
@@ -25,28 +19,8 @@ const HEADER_FIELDS: (usize, usize) = (136, 27);
 /// Parses a set, checking that it neither panics nor allocates out of proportion; returns
 /// whether it parsed.
 fn check(set: &Set, what: &str) -> Result<bool, String> {
-    let mut result = None;
-    let run = catch_unwind(AssertUnwindSafe(|| {
-        let info = allocation_counter::measure(|| {
-            result = Some(set.parse().map(|_| ()).map_err(|e| e.to_string()));
-        });
-        info.bytes_max
-    }));
-    let peak = run.map_err(|_| format!("{}: {what}: the parser panicked", set.name))?;
-    let limit = ALLOC_PER_INPUT_BYTE * set.len() + ALLOC_BASE;
-    if peak > limit {
-        return Err(format!(
-            "{}: {what}: peak allocation {peak} bytes for {} input bytes",
-            set.name,
-            set.len()
-        ));
-    }
-    match result {
-        Some(Ok(())) => Ok(true),
-        Some(Err(message)) if message.contains("at byte") => Ok(false),
-        Some(Err(message)) => Err(format!("{}: {what}: error without a place: {message}", set.name)),
-        None => Err(format!("{}: {what}: no result", set.name)),
-    }
+    let what = format!("{}: {what}", set.name);
+    studio_testing::read_guarded(set.len(), &what, || set.parse().map(|_| ()).map_err(|e| e.to_string()))
 }
 
 fn sets() -> Option<Vec<Set>> {

@@ -146,8 +146,7 @@ impl<'a> FileData<'a> {
     }
 }
 
-/// Checks `value` as an index into `count` records of `target`; −1 (or any negative value when
-/// `none_below_zero`) means none.
+/// Checks `value` as an index into `count` records of `target`; −1 means none.
 pub(crate) fn reference(
     file: &FileData<'_>,
     place: (Record, Option<usize>, u64),
@@ -159,15 +158,7 @@ pub(crate) fn reference(
     if value == -1 {
         return Ok(None);
     }
-    match usize::try_from(value) {
-        Ok(i) if i < count => Ok(Some(i)),
-        _ => Err(file.error(
-            place.0,
-            place.1,
-            place.2,
-            Problem::BadReference { field, value: i64::from(value), target, count },
-        )),
-    }
+    required(file, place, field, value, target, count).map(Some)
 }
 
 /// Checks `value` as an index into `count` records of `target`, where none is not allowed.

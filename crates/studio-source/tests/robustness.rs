@@ -5,14 +5,9 @@
 //! `STUDIO_SOURCE_MUTATIONS` sets the number of mutated files (default 100,000) and
 //! `STUDIO_MUTATION_SEED` the seed; a failing file is written to the target directory.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Instant;
 
 use studio_testing::Rng;
-
-/// Allocation allowed per byte of input, plus a fixed allowance.
-const ALLOC_PER_INPUT_BYTE: u64 = 40;
-const ALLOC_BASE: u64 = 1 << 20;
 
 /// A model set's files: name, bytes, and where its header's int32 counts and offsets are (first
 /// byte, count), for the mutations.
@@ -126,28 +121,7 @@ impl Set {
 /// Reads a set, checking that it neither panics nor allocates out of proportion, and that an
 /// error names its place; returns whether it was read.
 fn check(set: &Set, what: &str) -> Result<bool, String> {
-    let mut result = None;
-    let run = catch_unwind(AssertUnwindSafe(|| {
-        allocation_counter::measure(|| {
-            result = Some(set.parse());
-        })
-        .bytes_max
-    }));
-    let peak = run.map_err(|_| format!("{}: {what}: the reader panicked", set.name))?;
-    let limit = ALLOC_PER_INPUT_BYTE * set.len() as u64 + ALLOC_BASE;
-    if peak > limit {
-        return Err(format!(
-            "{}: {what}: peak allocation {peak} bytes for {} input bytes",
-            set.name,
-            set.len()
-        ));
-    }
-    match result {
-        Some(Ok(())) => Ok(true),
-        Some(Err(message)) if message.contains("at byte") => Ok(false),
-        Some(Err(message)) => Err(format!("{}: {what}: error without a place: {message}", set.name)),
-        None => Err(format!("{}: {what}: no result", set.name)),
-    }
+    studio_testing::read_guarded(set.len() as u64, &format!("{}: {what}", set.name), || set.parse())
 }
 
 #[test]

@@ -25,6 +25,40 @@ pub fn read(shared: &std::path::Path, path: &str) -> Vec<u8> {
     std::fs::read(shared.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Allocation a reader may make per byte of input (textures decode to 4 bytes a pixel,
+/// vertices to `Vec3`s, files are kept for later stages...), plus a fixed allowance.
+pub const ALLOC_PER_INPUT_BYTE: u64 = 40;
+/// The fixed allowance.
+pub const ALLOC_BASE: u64 = 1 << 20;
+
+/// Runs `read` on `input_bytes` bytes of input, checking that it neither panics nor allocates
+/// out of proportion, and that an error names its place ("at byte"); returns whether it read
+/// the input. `what` names the case in the message of a failure.
+pub fn read_guarded(
+    input_bytes: u64,
+    what: &str,
+    read: impl FnOnce() -> Result<(), String>,
+) -> Result<bool, String> {
+    let mut result = None;
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        allocation_counter::measure(|| {
+            result = Some(read());
+        })
+        .bytes_max
+    }));
+    let peak = run.map_err(|_| format!("{what}: the reader panicked"))?;
+    let limit = ALLOC_PER_INPUT_BYTE * input_bytes + ALLOC_BASE;
+    if peak > limit {
+        return Err(format!("{what}: peak allocation {peak} bytes for {input_bytes} input bytes"));
+    }
+    match result {
+        Some(Ok(())) => Ok(true),
+        Some(Err(message)) if message.contains("at byte") => Ok(false),
+        Some(Err(message)) => Err(format!("{what}: error without a place: {message}")),
+        None => Err(format!("{what}: no result")),
+    }
+}
+
 /// xorshift64*: a small seeded generator, so every run of a randomized test checks the same
 /// cases.
 #[derive(Clone, Debug)]
