@@ -490,3 +490,43 @@ fn a_vertex_the_fixup_order_and_a_strips_first_triangle() {
     assert_eq!(corners, [[3.5, 6.0, 35.0], [-3.5, 6.0, 44.0], [-3.5, 6.0, 35.0]]);
     assert_eq!(set.model.body_parts[0].models[0].meshes[0].vertex_offset, 0);
 }
+
+/// A fixture with its version (and, for 44, its second header) changed, as older files are.
+fn as_version(name: &str, version: i32) -> Option<SourceModel> {
+    let shared = studio_testing::shared()?;
+    let mut bytes = studio_testing::read(&shared, &format!("{FIXTURE}/{name}"));
+    bytes[4..8].copy_from_slice(&version.to_le_bytes());
+    if version == 44 {
+        // The eight version 44 files of the spec's sample have no studiohdr2_t.
+        bytes[400..404].copy_from_slice(&0i32.to_le_bytes());
+    }
+    Some(parse_mdl(&bytes).unwrap_or_else(|e| panic!("{name} as version {version}: {e}")))
+}
+
+#[test]
+fn older_and_newer_versions_read_with_their_differences() {
+    let Some(v48) = model("anim48.mdl") else { return };
+    let Some(v44) = as_version("anim48.mdl", 44) else { return };
+    assert!(!v44.header.has_header2);
+    // No long name: name[64] holds the same short path here.
+    assert_eq!(v44.header.name, v48.header.name);
+    assert_eq!(v44.bones.len(), 15);
+    // Below 46, an animation in sections reads as one frame without data; below 48 there is no
+    // zero-frame data.
+    let Some(v45) = as_version("anim48.mdl", 45) else { return };
+    let sections = &v45.animations[3];
+    assert_eq!((sections.frames, sections.section_frames, sections.data.block), (1, 0, -1));
+    assert!(sections.chains.iter().all(Option::is_none));
+    assert!(v45.animations.iter().all(|a| a.zero_frames.is_none()));
+    let Some(v47) = as_version("anim48.mdl", 47) else { return };
+    assert!(v47.animations[4].zero_frames.is_none());
+    assert_eq!(v47.animations[3].sections.len(), 5);
+    let Some(v49) = as_version("anim48.mdl", 49) else { return };
+    assert_eq!(v49.animations, v48.animations);
+    for version in [43, 50] {
+        let shared = studio_testing::shared().unwrap();
+        let mut bytes = studio_testing::read(&shared, &format!("{FIXTURE}/skeleton48.mdl"));
+        bytes[4..8].copy_from_slice(&i32::to_le_bytes(version));
+        assert_eq!(parse_mdl(&bytes).unwrap_err().problem, Problem::BadVersion { found: version });
+    }
+}
