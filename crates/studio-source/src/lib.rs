@@ -64,7 +64,7 @@ pub use ik_rule::{IkRule, LocalHierarchy};
 pub use include::{AnimBlock, IncludeModel};
 pub use loader::{LoadedSource, SourceLoadError, load, load_read};
 pub use material::{Skins, Texture};
-pub use model::{SourceModel, is_source_model, parse_file, parse_mdl};
+pub use model::{AnimationBytes, SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;
 pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_CYCLEPOSE, Sequence};
 pub use set::{SourceFiles, missing, parse_set, uses_ani};

@@ -59,8 +59,30 @@ pub struct SourceModel {
     pub vtx: Option<crate::vtx::Vtx>,
     /// Each include model, in `include_models`' order, where it was found and usable.
     pub includes: Vec<Option<SourceModel>>,
+    /// The bytes the animation chains' streams are read from: the `.mdl`, and the `.ani` when
+    /// it was read. Kept so the pose stage can decode the streams on first use.
+    pub data: AnimationBytes,
     /// Problems the engine tolerates.
     pub warnings: Vec<Warning>,
+}
+
+/// The files a model's animation chains lie in.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AnimationBytes {
+    /// The `.mdl`.
+    pub mdl: std::sync::Arc<[u8]>,
+    /// The `.ani`, when it was read.
+    pub ani: Option<std::sync::Arc<[u8]>>,
+}
+
+impl SourceModel {
+    /// The bytes of the file `chain` lies in (its streams' offsets are into them).
+    pub fn chain_bytes(&self, chain: &crate::anim_data::Chain) -> &[u8] {
+        match chain.file {
+            FileRole::Ani => self.data.ani.as_deref().unwrap_or_default(),
+            _ => &self.data.mdl,
+        }
+    }
 }
 
 /// Reads a Source `.mdl` from its bytes.
@@ -143,6 +165,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         vertices: None,
         vtx: None,
         includes: Vec::new(),
+        data: AnimationBytes { mdl: bytes.into(), ani: None },
         warnings,
     })
 }

@@ -33,10 +33,9 @@ pub(crate) fn complete(mut model: SourceModel, files: &SourceFiles<'_>) -> Sourc
     let mut warnings = std::mem::take(&mut model.warnings);
     if let Some(bytes) = files.ani {
         let counts = crate::ik_rule::Counts { bones: model.bones.len(), chains: model.ik_chains.len() };
-        if let Err(error) =
-            ani::apply(bytes, &model.anim_blocks, &mut model.animations, &counts, &mut warnings)
-        {
-            warnings.push(unusable(error));
+        match ani::apply(bytes, &model.anim_blocks, &mut model.animations, &counts, &mut warnings) {
+            Ok(()) => model.data.ani = Some(bytes.into()),
+            Err(error) => warnings.push(unusable(error)),
         }
     }
     model.vertices =

@@ -1,0 +1,13 @@
+//! Source engine bone setup (source-bonesetup.md, source-animdata.md): the pose of a Source
+//! model's sequence at a cycle and pose parameter values, as the engine computes it, checked
+//! against the references in `../shared/reference/source/`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod decode;
+pub mod params;
+pub mod pose;
+pub mod quaternion;
+
+pub use pose::{LocalPose, SourceRequest, evaluate, matrices};

@@ -1,0 +1,527 @@
+//! A sequence's pose as the engine's bone setup computes it (source-bonesetup.md, "Pipeline for
+//! a viewer"): defaults, the sequence accumulated at its cycle (its blend grid, weight list,
+//! delta merging and autolayers), then bone-to-model matrices.
+//!
+//! Not yet here: IK locks, include models, zero-frame data for animations whose `.ani` block is
+//! missing, world-space (`STUDIO_WORLD`) merging and bone controllers (the references leave them
+//! at the value that changes nothing).
+
+use glam::{Affine3A, Quat, Vec3, Vec4};
+use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, Sequence, SourceModel};
+
+use crate::decode::{BoneBase, position, rotation};
+use crate::quaternion::{mult, nlerp, normalize, scale, slerp};
+
+/// `STUDIO_POST`.
+const STUDIO_POST: i32 = 0x10;
+/// `STUDIO_ALLZEROS`.
+const STUDIO_ALLZEROS: i32 = 0x20;
+/// `STUDIO_CYCLEPOSE`.
+const STUDIO_CYCLEPOSE: i32 = 0x80;
+/// `STUDIO_LOCAL`.
+const STUDIO_LOCAL: i32 = 0x200;
+/// `STUDIO_AL_SPLINE`.
+const STUDIO_AL_SPLINE: i32 = 0x40;
+/// `STUDIO_AL_XFADE`.
+const STUDIO_AL_XFADE: i32 = 0x80;
+/// `STUDIO_AL_NOBLEND`.
+const STUDIO_AL_NOBLEND: i32 = 0x200;
+/// `STUDIO_AL_LOCAL`.
+const STUDIO_AL_LOCAL: i32 = 0x1000;
+/// `STUDIO_AL_POSE`.
+const STUDIO_AL_POSE: i32 = 0x4000;
+/// How deep layers of layers are followed: real models nest one or two.
+const MAX_LAYER_DEPTH: usize = 8;
+
+/// Local positions and rotations of every bone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalPose {
+    /// Positions relative to the parent.
+    pub positions: Vec<Vec3>,
+    /// Rotations relative to the parent.
+    pub rotations: Vec<Quat>,
+}
+
+impl LocalPose {
+    /// Every bone at its default.
+    pub fn defaults(model: &SourceModel) -> Self {
+        Self {
+            positions: model.bones.iter().map(|b| b.position).collect(),
+            rotations: model.bones.iter().map(|b| b.quaternion).collect(),
+        }
+    }
+}
+
+/// A pose request: the sequence, its cycle, and every pose parameter normalised to 0–1.
+#[derive(Clone, Debug)]
+pub struct SourceRequest<'a> {
+    /// The sequence.
+    pub sequence: usize,
+    /// The cycle, 0 to 1.
+    pub cycle: f32,
+    /// Each pose parameter, normalised ([`crate::params::normalise`]).
+    pub params: &'a [f32],
+}
+
+/// The bone-to-model transform of every bone for `request`.
+pub fn evaluate(model: &SourceModel, request: &SourceRequest<'_>) -> Vec<Affine3A> {
+    let mut pose = LocalPose::defaults(model);
+    accumulate(model, request.params, &mut pose, request.sequence, request.cycle, 1.0, 0);
+    matrices(model, &pose)
+}
+
+/// `Studio_BuildMatrices`: parent × local for every bone, parents first.
+pub fn matrices(model: &SourceModel, pose: &LocalPose) -> Vec<Affine3A> {
+    let mut out: Vec<Affine3A> = Vec::with_capacity(model.bones.len());
+    for (i, bone) in model.bones.iter().enumerate() {
+        let local = Affine3A::from_rotation_translation(pose.rotations[i], pose.positions[i]);
+        let world = match bone.parent.and_then(|p| out.get(p)) {
+            Some(parent) => *parent * local,
+            None => local,
+        };
+        out.push(world);
+    }
+    out
+}
+
+/// A sequence's weight for bone `bone` (1 where the sequence stores no list).
+fn weight(sequence: &Sequence, bone: usize) -> f32 {
+    if sequence.weights.is_empty() { 1.0 } else { sequence.weights.get(bone).copied().unwrap_or(0.0) }
+}
+
+/// The cycle a sequence reads its animations at (source-bonesetup.md, "Cycle").
+fn sequence_cycle(sequence: &Sequence, params: &[f32], cycle: f32) -> f32 {
+    if sequence.flags & STUDIO_CYCLEPOSE != 0 {
+        return sequence.cycle_pose.and_then(|p| params.get(p)).copied().unwrap_or(0.0);
+    }
+    if sequence.flags & STUDIO_LOOPING != 0 {
+        if !(0.0..1.0).contains(&cycle) {
+            let c = cycle - cycle.floor();
+            return if c.is_finite() { c } else { 0.0 };
+        }
+        cycle
+    } else {
+        cycle.clamp(0.0, 1.0)
+    }
+}
+
+/// `AccumulatePose`: merges `sequence` at `cycle` with weight `w` into `pose`.
+fn accumulate(
+    model: &SourceModel,
+    params: &[f32],
+    pose: &mut LocalPose,
+    sequence: usize,
+    cycle: f32,
+    w: f32,
+    depth: usize,
+) {
+    let Some(seq) = model.sequences.get(sequence) else { return };
+    if depth > MAX_LAYER_DEPTH || w <= 0.0 {
+        return;
+    }
+    let cycle = sequence_cycle(seq, params, cycle);
+    let mut private = LocalPose::defaults(model);
+    if grid(model, seq, params, cycle, &mut private) {
+        if seq.flags & STUDIO_LOCAL != 0 {
+            for layer in seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
+                layer_into(model, params, &mut private, layer, cycle, 1.0, depth, true);
+            }
+        }
+        merge(model, seq, pose, &private, w);
+    }
+    let local_parent = seq.flags & STUDIO_LOCAL != 0;
+    for layer in seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
+        layer_into(model, params, pose, layer, cycle, w, depth, false);
+    }
+}
+
+/// One autolayer of `parent` at its cycle `cycle` and weight `w` (source-bonesetup.md,
+/// "Autolayers").
+#[allow(clippy::too_many_arguments)]
+fn layer_into(
+    model: &SourceModel,
+    params: &[f32],
+    pose: &mut LocalPose,
+    layer: &studio_source::AutoLayer,
+    cycle: f32,
+    w: f32,
+    depth: usize,
+    local: bool,
+) {
+    let Ok(target) = usize::try_from(layer.sequence) else { return };
+    let (start, peak, tail, end) = (layer.start, layer.peak, layer.tail, layer.end);
+    if ![start, peak, tail, end].iter().all(|v| v.is_finite()) {
+        // A NaN range: always on at weight w, frame 0.
+        accumulate(model, params, pose, target, 0.0, w, depth + 1);
+        return;
+    }
+    if start == end {
+        accumulate(model, params, pose, target, cycle, w, depth + 1);
+        return;
+    }
+    let pose_driven = layer.flags & STUDIO_AL_POSE != 0 && !local;
+    let x = if pose_driven {
+        let pose_param = usize::try_from(layer.pose).ok();
+        let layer_seq = model.sequences.get(target);
+        match pose_param.and_then(|p| Some((p, model.pose_parameters.get(p)?))) {
+            Some((p, desc)) if layer_seq.is_some() => {
+                crate::params::real(desc, params.get(p).copied().unwrap_or(0.0))
+            }
+            _ => 0.0,
+        }
+    } else {
+        cycle
+    };
+    if x < start || x >= end {
+        return;
+    }
+    let mut f = if x < peak && start != peak {
+        (x - start) / (peak - start)
+    } else if x > tail && end != tail {
+        (end - x) / (end - tail)
+    } else {
+        1.0
+    };
+    if layer.flags & STUDIO_AL_SPLINE != 0 {
+        f = 3.0 * f * f - 2.0 * f * f * f;
+    }
+    let weight = if layer.flags & STUDIO_AL_XFADE != 0 && x > tail {
+        f * w / (1.0 - w + f * w)
+    } else if layer.flags & STUDIO_AL_NOBLEND != 0 {
+        f
+    } else {
+        w * f
+    };
+    let layer_cycle = if pose_driven { cycle } else { (cycle - start) / (end - start) };
+    accumulate(model, params, pose, target, layer_cycle, weight, depth + 1);
+}
+
+/// `SlerpBones`: merges the private pose `q2`/`p2` into `pose` with weight `w` per bone.
+fn merge(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, private: &LocalPose, w: f32) {
+    let delta = seq.flags & STUDIO_DELTA != 0;
+    let post = seq.flags & STUDIO_POST != 0;
+    for i in 0..model.bones.len() {
+        let s = (w * weight(seq, i)).min(1.0);
+        if s <= 0.0 {
+            continue;
+        }
+        let (q1, q2) = (pose.rotations[i], private.rotations[i]);
+        let (p1, p2) = (pose.positions[i], private.positions[i]);
+        if delta {
+            let scaled = scale(q2, s);
+            let q = if post { mult(q1, scaled) } else { mult(scaled, q1) };
+            pose.rotations[i] = normalize(Vec4::from(q));
+            pose.positions[i] = p1 + p2 * s;
+        } else {
+            pose.rotations[i] = slerp(q2, q1, 1.0 - s);
+            pose.positions[i] = p1 * (1.0 - s) + p2 * s;
+        }
+    }
+}
+
+/// The cell index and fraction of grid axis `axis` (source-bonesetup.md, "Blend grid").
+fn axis(model: &SourceModel, seq: &Sequence, params: &[f32], axis: usize) -> (usize, f32) {
+    let size = seq.grid[axis];
+    let Some(p) = seq.params[axis] else { return (0, 0.0) };
+    let Some(desc) = model.pose_parameters.get(p) else { return (0, 0.0) };
+    if size < 2 {
+        return (0, 0.0);
+    }
+    let value = params.get(p).copied().unwrap_or(0.0);
+    if seq.pose_keys.is_empty() {
+        let ls = (seq.param_start[axis] - desc.start) / (desc.end - desc.start);
+        let le = (seq.param_end[axis] - desc.start) / (desc.end - desc.start);
+        let mut f = ((value - ls) / (le - ls)).clamp(0.0, 1.0);
+        if f.is_nan() {
+            f = 0.0;
+        }
+        if size > 2 {
+            let scaled = f * (size - 1) as f32;
+            let index = (scaled.floor() as usize).min(size - 2);
+            (index, scaled - index as f32)
+        } else {
+            (0, f)
+        }
+    } else {
+        let r = crate::params::real(desc, value);
+        let key = |k: usize| seq.pose_keys.get(axis * seq.grid[0] + k).copied().unwrap_or(0.0);
+        let mut index = 0;
+        let mut f = (r - key(0)) / (key(1) - key(0));
+        while index < size - 2 && f > 1.0 {
+            index += 1;
+            f = (r - key(index)) / (key(index + 1) - key(index));
+        }
+        let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+        (index, f)
+    }
+}
+
+/// Evaluates the blend grid into `out`; false when the sequence contributes nothing (an
+/// ALLZEROS animation alone).
+fn grid(model: &SourceModel, seq: &Sequence, params: &[f32], cycle: f32, out: &mut LocalPose) -> bool {
+    let [g0, g1] = seq.grid;
+    if g0 == 0 || g1 == 0 {
+        return false;
+    }
+    let cell = |x: usize, y: usize| seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied();
+    let all_zeros = |a: Option<usize>| {
+        a.and_then(|a| model.animations.get(a)).is_some_and(|a| a.flags & STUDIO_ALLZEROS != 0)
+    };
+    let (i0, s0) = axis(model, seq, params, 0);
+    let (i1, s1) = axis(model, seq, params, 1);
+    let calc = |a: Option<usize>, pose: &mut LocalPose| {
+        if let Some(animation) = a.and_then(|a| model.animations.get(a)) {
+            animation_into(model, seq, animation, cycle, pose);
+        }
+    };
+    let blend_two = |a: Option<usize>, b: Option<usize>, s: f32, pose: &mut LocalPose| {
+        calc(a, pose);
+        let mut second = pose.clone();
+        calc(b, &mut second);
+        blend(model, seq, pose, &second, s);
+    };
+    if !(0.001..=0.999).contains(&s0) {
+        let x = if s0 > 0.999 { i0 + 1 } else { i0 };
+        if s1 < 0.001 {
+            if all_zeros(cell(x, i1)) {
+                return false;
+            }
+            calc(cell(x, i1), out);
+        } else if s1 > 0.999 {
+            calc(cell(x, i1 + 1), out);
+        } else {
+            blend_two(cell(x, i1), cell(x, i1 + 1), s1, out);
+        }
+    } else if s1 < 0.001 {
+        let (a, b) = (cell(i0, i1), cell(i0 + 1, i1));
+        if all_zeros(b) {
+            calc(a, out);
+            scale_toward_identity(model, seq, out, 1.0 - s0);
+        } else if all_zeros(a) {
+            calc(b, out);
+            scale_toward_identity(model, seq, out, s0);
+        } else {
+            blend_two(a, b, s0, out);
+        }
+    } else if s1 > 0.999 {
+        blend_two(cell(i0, i1 + 1), cell(i0 + 1, i1 + 1), s0, out);
+    } else {
+        // The triangle blend: the cell cut along a checkerboard diagonal.
+        let ((c0, c1, c2), w0, w1) = if (i0 + i1) % 2 == 0 {
+            if s0 > s1 {
+                (((0, 0), (1, 0), (1, 1)), 1.0 - s0, s0 - s1)
+            } else {
+                (((1, 1), (0, 1), (0, 0)), s0, s1 - s0)
+            }
+        } else if s0 + s1 > 1.0 {
+            (((1, 0), (1, 1), (0, 1)), 1.0 - s1, s0 + s1 - 1.0)
+        } else {
+            (((0, 1), (0, 0), (1, 0)), s1, 1.0 - s0 - s1)
+        };
+        let w1 = if w1 < 0.001 { 0.0 } else { w1 };
+        let w2 = 1.0 - w0 - w1;
+        let corner = |(dx, dy): (usize, usize)| cell(i0 + dx, i1 + dy);
+        if w1 == 0.0 {
+            blend_two(corner(c0), corner(c2), w2 / (w0 + w2), out);
+        } else {
+            blend_two(corner(c0), corner(c1), w1 / (w0 + w1), out);
+            let mut third = out.clone();
+            calc(corner(c2), &mut third);
+            blend(model, seq, out, &third, w2);
+        }
+    }
+    true
+}
+
+/// "Blending two poses (inside one sequence)": `pose` toward `other` by `s`, for the bones the
+/// sequence weights.
+fn blend(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, other: &LocalPose, s: f32) {
+    if s <= 0.0 {
+        return;
+    }
+    for i in 0..model.bones.len() {
+        if weight(seq, i) <= 0.0 {
+            continue;
+        }
+        if s >= 1.0 {
+            pose.rotations[i] = other.rotations[i];
+            pose.positions[i] = other.positions[i];
+        } else {
+            pose.positions[i] = pose.positions[i] * (1.0 - s) + other.positions[i] * s;
+            pose.rotations[i] = nlerp(other.rotations[i], pose.rotations[i], 1.0 - s);
+        }
+    }
+}
+
+/// "Scaled by t": every weighted bone toward identity.
+fn scale_toward_identity(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, t: f32) {
+    for i in 0..model.bones.len() {
+        if weight(seq, i) <= 0.0 {
+            continue;
+        }
+        pose.positions[i] *= t;
+        let q = pose.rotations[i];
+        let w = if q.w < 0.0 { q.w * t - (1.0 - t) } else { q.w * t + (1.0 - t) };
+        pose.rotations[i] = normalize(Vec4::new(q.x * t, q.y * t, q.z * t, w));
+    }
+}
+
+/// The zero-frame data of `animation` at frame `frame` (fractional) into the bones with saved
+/// frames that the sequence weights: Hermite-interpolated between the stored frames.
+fn zero_frames_into(
+    model: &SourceModel,
+    seq: &Sequence,
+    animation: &Animation,
+    frame: f32,
+    pose: &mut LocalPose,
+) {
+    let Some(zero) = animation.zero_frames else { return };
+    let (Ok(count), Ok(span)) = (usize::try_from(zero.count), u32::try_from(zero.span)) else { return };
+    if count == 0 || span == 0 {
+        return;
+    }
+    let bytes: &[u8] = &model.data.mdl;
+    let Some(mut at) =
+        i64::try_from(animation.offset).ok().and_then(|o| usize::try_from(o + i64::from(zero.index)).ok())
+    else {
+        return;
+    };
+    // Which stored frames and how far between them.
+    let (i, t) = if count == 1 {
+        (0, 0.0)
+    } else {
+        let span = span as f32;
+        let mut i = (frame / span).floor().max(0.0) as usize;
+        let mut t = ((frame - i as f32 * span) / span).clamp(0.0, 1.0);
+        if i >= count - 1 {
+            i = count - 2;
+            t = 1.0;
+        }
+        (i, t)
+    };
+    let picks = [i.saturating_sub(1), i, (i + 1).min(count - 1)];
+    let b1 = 2.0 * t * t * t - 3.0 * t * t + 1.0;
+    let b2 = 1.0 - b1;
+    let b3 = t * t * t - 2.0 * t * t + t;
+    let b4 = t * t * t - t * t;
+    for (b, bone) in model.bones.iter().enumerate() {
+        let (has_pos, has_rot) = (
+            bone.flags & studio_source::BONE_HAS_SAVEFRAME_POS != 0,
+            bone.flags & studio_source::BONE_HAS_SAVEFRAME_ROT != 0,
+        );
+        let used = weight(seq, b) > 0.0;
+        if has_pos {
+            let read = |k: usize| -> Option<Vec3> {
+                let from = at.checked_add(6 * k)?;
+                Some(studio_source::vector48(bytes.get(from..from + 6)?.try_into().ok()?))
+            };
+            if let (true, [Some(p0), Some(p1), Some(p2)]) = (used, picks.map(read)) {
+                pose.positions[b] =
+                    if count == 1 { p1 } else { p1 * b1 + p2 * b2 + (p1 - p0) * b3 + (p2 - p1) * b4 };
+            }
+            at = at.saturating_add(6 * count);
+        }
+        if has_rot {
+            let read = |k: usize| -> Option<Quat> {
+                let from = at.checked_add(8 * k)?;
+                Some(studio_source::quaternion64(bytes.get(from..from + 8)?.try_into().ok()?))
+            };
+            if let (true, [Some(q0), Some(q1), Some(q2)]) = (used, picks.map(read)) {
+                pose.rotations[b] = if count == 1 {
+                    q1
+                } else {
+                    let (q0, q1) = (
+                        Vec4::from(crate::quaternion::align(q2, q0)),
+                        Vec4::from(crate::quaternion::align(q2, q1)),
+                    );
+                    let q2 = Vec4::from(q2);
+                    normalize(q1 * b1 + q2 * b2 + (q1 - q0) * b3 + (q2 - q1) * b4)
+                };
+            }
+            at = at.saturating_add(8 * count);
+        }
+    }
+}
+
+/// `CalcAnimation`: one animation at `cycle` into `pose`, for the bones the sequence weights.
+fn animation_into(
+    model: &SourceModel,
+    seq: &Sequence,
+    animation: &Animation,
+    cycle: f32,
+    pose: &mut LocalPose,
+) {
+    let frames = animation.frames.max(1);
+    let position_in = cycle * (frames - 1) as f32;
+    let mut frame = (position_in.floor().max(0.0) as u32).min(frames - 1);
+    let mut s = position_in - frame as f32;
+    if frame >= frames - 1 {
+        frame = frames - 1;
+        s = 0.0;
+    }
+    let delta = animation.flags & STUDIO_DELTA != 0;
+    // The chain holding `frame`, and the frame within it (source-animdata.md, "Sections").
+    let (chain, local) = if animation.section_frames == 0 {
+        (animation.chains.first().and_then(Option::as_ref), frame)
+    } else {
+        let sf = animation.section_frames;
+        let (mut section, mut local) = if frames > sf && frame == frames - 1 {
+            ((frames / sf + 1) as usize, 0)
+        } else {
+            let section = frame / sf;
+            (section as usize, frame - section * sf)
+        };
+        // An unavailable section: the last frame of the nearest earlier one that is there.
+        loop {
+            match animation.chains.get(section).and_then(Option::as_ref) {
+                Some(chain) => break (Some(chain), local),
+                // The fraction is kept: the reference interpolates from that last frame.
+                None if section > 0 => {
+                    section -= 1;
+                    local = sf.saturating_sub(1);
+                }
+                None => break (None, 0),
+            }
+        }
+    };
+    if chain.is_none() {
+        // No chain: defaults, then the zero-frame data (source-animdata.md, "Zero-frame data").
+        for (i, bone) in model.bones.iter().enumerate() {
+            if weight(seq, i) > 0.0 {
+                (pose.rotations[i], pose.positions[i]) =
+                    if delta { (Quat::IDENTITY, Vec3::ZERO) } else { (bone.quaternion, bone.position) };
+            }
+        }
+        zero_frames_into(model, seq, animation, position_in, pose);
+        return;
+    }
+    let mut records = chain.map(|c| c.records.iter().peekable());
+    for (i, bone) in model.bones.iter().enumerate() {
+        if weight(seq, i) <= 0.0 {
+            continue;
+        }
+        // Records are in bone order: pass those of bones skipped, take this bone's if there.
+        if let Some(r) = records.as_mut() {
+            while r.next_if(|record| record.bone < i).is_some() {}
+        }
+        let record = records.as_mut().and_then(|r| r.next_if(|record| record.bone == i));
+        match (record, chain) {
+            (Some(record), Some(chain)) => {
+                let base = BoneBase {
+                    position: bone.position,
+                    quaternion: bone.quaternion,
+                    rotation: bone.rotation,
+                    position_scale: bone.position_scale,
+                    rotation_scale: bone.rotation_scale,
+                };
+                let bytes = model.chain_bytes(chain);
+                pose.rotations[i] = rotation(bytes, record, &base, local, s);
+                pose.positions[i] = position(bytes, record, &base, local, s);
+            }
+            _ => {
+                (pose.rotations[i], pose.positions[i]) =
+                    if delta { (Quat::IDENTITY, Vec3::ZERO) } else { (bone.quaternion, bone.position) };
+            }
+        }
+    }
+}
