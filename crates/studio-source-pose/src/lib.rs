@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod decode;
+pub mod ik_lock;
 pub mod params;
 pub mod pose;
 pub mod quaternion;

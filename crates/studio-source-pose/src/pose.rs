@@ -2,7 +2,7 @@
 //! a viewer"): defaults, the sequence accumulated at its cycle (its blend grid, weight list,
 //! delta merging and autolayers), then bone-to-model matrices.
 //!
-//! Not yet here: IK locks, include models, zero-frame data for animations whose `.ani` block is
+//! Not yet here: include models, zero-frame data for animations whose `.ani` block is
 //! missing, world-space (`STUDIO_WORLD`) merging and bone controllers (the references leave them
 //! at the value that changes nothing).
 
@@ -119,6 +119,7 @@ fn accumulate(
     if depth > MAX_LAYER_DEPTH || w <= 0.0 {
         return;
     }
+    let locks = crate::ik_lock::record(model, &seq.ik_locks, pose);
     let cycle = sequence_cycle(seq, params, cycle);
     let mut private = LocalPose::defaults(model);
     if grid(model, seq, params, cycle, &mut private) {
@@ -133,6 +134,7 @@ fn accumulate(
     for layer in seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
         layer_into(model, params, pose, layer, cycle, w, depth, false);
     }
+    crate::ik_lock::solve(model, &locks, pose);
 }
 
 /// One autolayer of `parent` at its cycle `cycle` and weight `w` (source-bonesetup.md,
