@@ -8,7 +8,11 @@
 pub mod decode;
 pub mod ik_lock;
 pub mod params;
+pub mod points;
 pub mod pose;
 pub mod quaternion;
+pub mod rig;
 
+pub use points::{attachment_points, hitbox_corners};
 pub use pose::{LocalPose, SourceRequest, evaluate, matrices};
+pub use rig::{Rig, SeqRef};

@@ -2,12 +2,13 @@
 //! a viewer"): defaults, the sequence accumulated at its cycle (its blend grid, weight list,
 //! delta merging and autolayers), then bone-to-model matrices.
 //!
-//! Not yet here: include models, zero-frame data for animations whose `.ani` block is
-//! missing, world-space (`STUDIO_WORLD`) merging and bone controllers (the references leave them
-//! at the value that changes nothing).
+//! Not yet here: world-space (`STUDIO_WORLD`) merging (no fixture has it) and bone
+//! controllers (the references leave them at the value that changes nothing).
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
-use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, Sequence, SourceModel};
+use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, SourceModel};
+
+use crate::rig::{Rig, SeqRef};
 
 use crate::decode::{BoneBase, position, rotation};
 use crate::quaternion::{mult, nlerp, normalize, scale, slerp};
@@ -63,11 +64,12 @@ pub struct SourceRequest<'a> {
     pub params: &'a [f32],
 }
 
-/// The bone-to-model transform of every bone for `request`.
-pub fn evaluate(model: &SourceModel, request: &SourceRequest<'_>) -> Vec<Affine3A> {
-    let mut pose = LocalPose::defaults(model);
-    accumulate(model, request.params, &mut pose, request.sequence, request.cycle, 1.0, 0);
-    matrices(model, &pose)
+/// The bone-to-model transform of every render bone for `request` (a combined sequence and the
+/// combined pose parameters of `rig`).
+pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
+    let mut pose = LocalPose::defaults(rig.render());
+    accumulate(rig, request.params, &mut pose, request.sequence, request.cycle, 1.0, 0);
+    matrices(rig.render(), &pose)
 }
 
 /// `Studio_BuildMatrices`: parent × local for every bone, parents first.
@@ -84,15 +86,11 @@ pub fn matrices(model: &SourceModel, pose: &LocalPose) -> Vec<Affine3A> {
     out
 }
 
-/// A sequence's weight for bone `bone` (1 where the sequence stores no list).
-fn weight(sequence: &Sequence, bone: usize) -> f32 {
-    if sequence.weights.is_empty() { 1.0 } else { sequence.weights.get(bone).copied().unwrap_or(0.0) }
-}
-
 /// The cycle a sequence reads its animations at (source-bonesetup.md, "Cycle").
-fn sequence_cycle(sequence: &Sequence, params: &[f32], cycle: f32) -> f32 {
+fn sequence_cycle(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) -> f32 {
+    let sequence = seq.seq;
     if sequence.flags & STUDIO_CYCLEPOSE != 0 {
-        return sequence.cycle_pose.and_then(|p| params.get(p)).copied().unwrap_or(0.0);
+        return rig.cycle_pose(seq).and_then(|p| params.get(p)).copied().unwrap_or(0.0);
     }
     if sequence.flags & STUDIO_LOOPING != 0 {
         if !(0.0..1.0).contains(&cycle) {
@@ -105,9 +103,9 @@ fn sequence_cycle(sequence: &Sequence, params: &[f32], cycle: f32) -> f32 {
     }
 }
 
-/// `AccumulatePose`: merges `sequence` at `cycle` with weight `w` into `pose`.
+/// `AccumulatePose`: merges combined sequence `sequence` at `cycle` with weight `w` into `pose`.
 fn accumulate(
-    model: &SourceModel,
+    rig: &Rig<'_>,
     params: &[f32],
     pose: &mut LocalPose,
     sequence: usize,
@@ -115,24 +113,26 @@ fn accumulate(
     w: f32,
     depth: usize,
 ) {
-    let Some(seq) = model.sequences.get(sequence) else { return };
+    let Some(seq) = rig.sequence(sequence) else { return };
     if depth > MAX_LAYER_DEPTH || w <= 0.0 {
         return;
     }
-    let locks = crate::ik_lock::record(model, &seq.ik_locks, pose);
-    let cycle = sequence_cycle(seq, params, cycle);
+    let model = rig.render();
+    let locks = crate::ik_lock::record(model, &seq.seq.ik_locks, pose);
+    let cycle = sequence_cycle(rig, seq, params, cycle);
     let mut private = LocalPose::defaults(model);
-    if grid(model, seq, params, cycle, &mut private) {
-        if seq.flags & STUDIO_LOCAL != 0 {
-            for layer in seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
-                layer_into(model, params, &mut private, layer, cycle, 1.0, depth, true);
+    let flags = seq.seq.flags;
+    if grid(rig, seq, params, cycle, &mut private) {
+        if flags & STUDIO_LOCAL != 0 {
+            for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
+                layer_into(rig, seq, params, &mut private, layer, cycle, 1.0, depth, true);
             }
         }
-        merge(model, seq, pose, &private, w);
+        merge(rig, seq, pose, &private, w);
     }
-    let local_parent = seq.flags & STUDIO_LOCAL != 0;
-    for layer in seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
-        layer_into(model, params, pose, layer, cycle, w, depth, false);
+    let local_parent = flags & STUDIO_LOCAL != 0;
+    for layer in seq.seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
+        layer_into(rig, seq, params, pose, layer, cycle, w, depth, false);
     }
     crate::ik_lock::solve(model, &locks, pose);
 }
@@ -141,7 +141,8 @@ fn accumulate(
 /// "Autolayers").
 #[allow(clippy::too_many_arguments)]
 fn layer_into(
-    model: &SourceModel,
+    rig: &Rig<'_>,
+    parent: SeqRef<'_>,
     params: &[f32],
     pose: &mut LocalPose,
     layer: &studio_source::AutoLayer,
@@ -150,26 +151,27 @@ fn layer_into(
     depth: usize,
     local: bool,
 ) {
-    let Ok(target) = usize::try_from(layer.sequence) else { return };
+    // The layer's sequence is local to its parent's group.
+    let Some(target) = usize::try_from(layer.sequence).ok().and_then(|s| rig.local_sequence(parent.group, s))
+    else {
+        return;
+    };
     let (start, peak, tail, end) = (layer.start, layer.peak, layer.tail, layer.end);
     if ![start, peak, tail, end].iter().all(|v| v.is_finite()) {
         // A NaN range: always on at weight w, frame 0.
-        accumulate(model, params, pose, target, 0.0, w, depth + 1);
+        accumulate(rig, params, pose, target, 0.0, w, depth + 1);
         return;
     }
     if start == end {
-        accumulate(model, params, pose, target, cycle, w, depth + 1);
+        accumulate(rig, params, pose, target, cycle, w, depth + 1);
         return;
     }
     let pose_driven = layer.flags & STUDIO_AL_POSE != 0 && !local;
     let x = if pose_driven {
-        let pose_param = usize::try_from(layer.pose).ok();
-        let layer_seq = model.sequences.get(target);
-        match pose_param.and_then(|p| Some((p, model.pose_parameters.get(p)?))) {
-            Some((p, desc)) if layer_seq.is_some() => {
-                crate::params::real(desc, params.get(p).copied().unwrap_or(0.0))
-            }
-            _ => 0.0,
+        let pose_param = usize::try_from(layer.pose).ok().and_then(|p| rig.param(parent.group, p));
+        match pose_param.and_then(|p| Some((p, rig.pose_parameters.get(p)?))) {
+            Some((p, desc)) => crate::params::real(desc, params.get(p).copied().unwrap_or(0.0)),
+            None => 0.0,
         }
     } else {
         cycle
@@ -195,15 +197,15 @@ fn layer_into(
         w * f
     };
     let layer_cycle = if pose_driven { cycle } else { (cycle - start) / (end - start) };
-    accumulate(model, params, pose, target, layer_cycle, weight, depth + 1);
+    accumulate(rig, params, pose, target, layer_cycle, weight, depth + 1);
 }
 
 /// `SlerpBones`: merges the private pose `q2`/`p2` into `pose` with weight `w` per bone.
-fn merge(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, private: &LocalPose, w: f32) {
-    let delta = seq.flags & STUDIO_DELTA != 0;
-    let post = seq.flags & STUDIO_POST != 0;
-    for i in 0..model.bones.len() {
-        let s = (w * weight(seq, i)).min(1.0);
+fn merge(rig: &Rig<'_>, seq: SeqRef<'_>, pose: &mut LocalPose, private: &LocalPose, w: f32) {
+    let delta = seq.seq.flags & STUDIO_DELTA != 0;
+    let post = seq.seq.flags & STUDIO_POST != 0;
+    for i in 0..rig.render().bones.len() {
+        let s = (w * rig.weight(seq, i)).min(1.0);
         if s <= 0.0 {
             continue;
         }
@@ -222,10 +224,11 @@ fn merge(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, private: &Lo
 }
 
 /// The cell index and fraction of grid axis `axis` (source-bonesetup.md, "Blend grid").
-fn axis(model: &SourceModel, seq: &Sequence, params: &[f32], axis: usize) -> (usize, f32) {
+fn axis(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], axis: usize) -> (usize, f32) {
+    let (group, seq) = (seq.group, seq.seq);
     let size = seq.grid[axis];
-    let Some(p) = seq.params[axis] else { return (0, 0.0) };
-    let Some(desc) = model.pose_parameters.get(p) else { return (0, 0.0) };
+    let Some(p) = seq.params[axis].and_then(|p| rig.param(group, p)) else { return (0, 0.0) };
+    let Some(desc) = rig.pose_parameters.get(p) else { return (0, 0.0) };
     if size < 2 {
         return (0, 0.0);
     }
@@ -260,27 +263,29 @@ fn axis(model: &SourceModel, seq: &Sequence, params: &[f32], axis: usize) -> (us
 
 /// Evaluates the blend grid into `out`; false when the sequence contributes nothing (an
 /// ALLZEROS animation alone).
-fn grid(model: &SourceModel, seq: &Sequence, params: &[f32], cycle: f32, out: &mut LocalPose) -> bool {
-    let [g0, g1] = seq.grid;
+fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut LocalPose) -> bool {
+    let [g0, g1] = seq.seq.grid;
     if g0 == 0 || g1 == 0 {
         return false;
     }
-    let cell = |x: usize, y: usize| seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied();
-    let all_zeros = |a: Option<usize>| {
-        a.and_then(|a| model.animations.get(a)).is_some_and(|a| a.flags & STUDIO_ALLZEROS != 0)
+    // Grid entries are local to the sequence's group.
+    let cell = |x: usize, y: usize| {
+        let local = seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied()?;
+        rig.animation(seq.group, local)
     };
-    let (i0, s0) = axis(model, seq, params, 0);
-    let (i1, s1) = axis(model, seq, params, 1);
-    let calc = |a: Option<usize>, pose: &mut LocalPose| {
-        if let Some(animation) = a.and_then(|a| model.animations.get(a)) {
-            animation_into(model, seq, animation, cycle, pose);
+    let all_zeros = |a: Option<(usize, &Animation)>| a.is_some_and(|(_, a)| a.flags & STUDIO_ALLZEROS != 0);
+    let (i0, s0) = axis(rig, seq, params, 0);
+    let (i1, s1) = axis(rig, seq, params, 1);
+    let calc = |a: Option<(usize, &Animation)>, pose: &mut LocalPose| {
+        if let Some((group, animation)) = a {
+            animation_into(rig, seq, group, animation, cycle, pose);
         }
     };
-    let blend_two = |a: Option<usize>, b: Option<usize>, s: f32, pose: &mut LocalPose| {
+    let blend_two = |a, b, s: f32, pose: &mut LocalPose| {
         calc(a, pose);
         let mut second = pose.clone();
         calc(b, &mut second);
-        blend(model, seq, pose, &second, s);
+        blend(rig, seq, pose, &second, s);
     };
     if !(0.001..=0.999).contains(&s0) {
         let x = if s0 > 0.999 { i0 + 1 } else { i0 };
@@ -298,10 +303,10 @@ fn grid(model: &SourceModel, seq: &Sequence, params: &[f32], cycle: f32, out: &m
         let (a, b) = (cell(i0, i1), cell(i0 + 1, i1));
         if all_zeros(b) {
             calc(a, out);
-            scale_toward_identity(model, seq, out, 1.0 - s0);
+            scale_toward_identity(rig, seq, out, 1.0 - s0);
         } else if all_zeros(a) {
             calc(b, out);
-            scale_toward_identity(model, seq, out, s0);
+            scale_toward_identity(rig, seq, out, s0);
         } else {
             blend_two(a, b, s0, out);
         }
@@ -329,7 +334,7 @@ fn grid(model: &SourceModel, seq: &Sequence, params: &[f32], cycle: f32, out: &m
             blend_two(corner(c0), corner(c1), w1 / (w0 + w1), out);
             let mut third = out.clone();
             calc(corner(c2), &mut third);
-            blend(model, seq, out, &third, w2);
+            blend(rig, seq, out, &third, w2);
         }
     }
     true
@@ -337,12 +342,12 @@ fn grid(model: &SourceModel, seq: &Sequence, params: &[f32], cycle: f32, out: &m
 
 /// "Blending two poses (inside one sequence)": `pose` toward `other` by `s`, for the bones the
 /// sequence weights.
-fn blend(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, other: &LocalPose, s: f32) {
+fn blend(rig: &Rig<'_>, seq: SeqRef<'_>, pose: &mut LocalPose, other: &LocalPose, s: f32) {
     if s <= 0.0 {
         return;
     }
-    for i in 0..model.bones.len() {
-        if weight(seq, i) <= 0.0 {
+    for i in 0..rig.render().bones.len() {
+        if rig.weight(seq, i) <= 0.0 {
             continue;
         }
         if s >= 1.0 {
@@ -356,9 +361,9 @@ fn blend(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, other: &Loca
 }
 
 /// "Scaled by t": every weighted bone toward identity.
-fn scale_toward_identity(model: &SourceModel, seq: &Sequence, pose: &mut LocalPose, t: f32) {
-    for i in 0..model.bones.len() {
-        if weight(seq, i) <= 0.0 {
+fn scale_toward_identity(rig: &Rig<'_>, seq: SeqRef<'_>, pose: &mut LocalPose, t: f32) {
+    for i in 0..rig.render().bones.len() {
+        if rig.weight(seq, i) <= 0.0 {
             continue;
         }
         pose.positions[i] *= t;
@@ -371,12 +376,14 @@ fn scale_toward_identity(model: &SourceModel, seq: &Sequence, pose: &mut LocalPo
 /// The zero-frame data of `animation` at frame `frame` (fractional) into the bones with saved
 /// frames that the sequence weights: Hermite-interpolated between the stored frames.
 fn zero_frames_into(
-    model: &SourceModel,
-    seq: &Sequence,
+    rig: &Rig<'_>,
+    seq: SeqRef<'_>,
+    group: usize,
     animation: &Animation,
     frame: f32,
     pose: &mut LocalPose,
 ) {
+    let model = rig.group(group);
     let Some(zero) = animation.zero_frames else { return };
     let (Ok(count), Ok(span)) = (usize::try_from(zero.count), u32::try_from(zero.span)) else { return };
     if count == 0 || span == 0 {
@@ -406,18 +413,20 @@ fn zero_frames_into(
     let b2 = 1.0 - b1;
     let b3 = t * t * t - 2.0 * t * t + t;
     let b4 = t * t * t - t * t;
-    for (b, bone) in model.bones.iter().enumerate() {
+    // The animation's own model's bones, in its order; each lands on its render bone.
+    for (local, bone) in model.bones.iter().enumerate() {
+        let render = rig.render_bone(group, local);
         let (has_pos, has_rot) = (
             bone.flags & studio_source::BONE_HAS_SAVEFRAME_POS != 0,
             bone.flags & studio_source::BONE_HAS_SAVEFRAME_ROT != 0,
         );
-        let used = weight(seq, b) > 0.0;
+        let used = render.filter(|&b| rig.weight(seq, b) > 0.0);
         if has_pos {
             let read = |k: usize| -> Option<Vec3> {
                 let from = at.checked_add(6 * k)?;
                 Some(studio_source::vector48(bytes.get(from..from + 6)?.try_into().ok()?))
             };
-            if let (true, [Some(p0), Some(p1), Some(p2)]) = (used, picks.map(read)) {
+            if let (Some(b), [Some(p0), Some(p1), Some(p2)]) = (used, picks.map(read)) {
                 pose.positions[b] =
                     if count == 1 { p1 } else { p1 * b1 + p2 * b2 + (p1 - p0) * b3 + (p2 - p1) * b4 };
             }
@@ -428,7 +437,7 @@ fn zero_frames_into(
                 let from = at.checked_add(8 * k)?;
                 Some(studio_source::quaternion64(bytes.get(from..from + 8)?.try_into().ok()?))
             };
-            if let (true, [Some(q0), Some(q1), Some(q2)]) = (used, picks.map(read)) {
+            if let (Some(b), [Some(q0), Some(q1), Some(q2)]) = (used, picks.map(read)) {
                 pose.rotations[b] = if count == 1 {
                     q1
                 } else {
@@ -447,12 +456,15 @@ fn zero_frames_into(
 
 /// `CalcAnimation`: one animation at `cycle` into `pose`, for the bones the sequence weights.
 fn animation_into(
-    model: &SourceModel,
-    seq: &Sequence,
+    rig: &Rig<'_>,
+    seq: SeqRef<'_>,
+    group: usize,
     animation: &Animation,
     cycle: f32,
     pose: &mut LocalPose,
 ) {
+    // Records name bones of the animation's model; defaults and scales are that model's.
+    let model = rig.group(group);
     let frames = animation.frames.max(1);
     let position_in = cycle * (frames - 1) as f32;
     let mut frame = (position_in.floor().max(0.0) as u32).min(frames - 1);
@@ -486,44 +498,36 @@ fn animation_into(
             }
         }
     };
-    if chain.is_none() {
-        // No chain: defaults, then the zero-frame data (source-animdata.md, "Zero-frame data").
-        for (i, bone) in model.bones.iter().enumerate() {
-            if weight(seq, i) > 0.0 {
-                (pose.rotations[i], pose.positions[i]) =
-                    if delta { (Quat::IDENTITY, Vec3::ZERO) } else { (bone.quaternion, bone.position) };
-            }
-        }
-        zero_frames_into(model, seq, animation, position_in, pose);
-        return;
-    }
-    let mut records = chain.map(|c| c.records.iter().peekable());
-    for (i, bone) in model.bones.iter().enumerate() {
-        if weight(seq, i) <= 0.0 {
+    // Every bone the sequence weights starts at its default in the sequence's model.
+    let seq_model = rig.group(seq.group);
+    for i in 0..pose.rotations.len() {
+        if rig.weight(seq, i) <= 0.0 {
             continue;
         }
-        // Records are in bone order: pass those of bones skipped, take this bone's if there.
-        if let Some(r) = records.as_mut() {
-            while r.next_if(|record| record.bone < i).is_some() {}
+        let Some(bone) = rig.group_bone(seq.group, i).and_then(|b| seq_model.bones.get(b)) else { continue };
+        (pose.rotations[i], pose.positions[i]) =
+            if delta { (Quat::IDENTITY, Vec3::ZERO) } else { (bone.quaternion, bone.position) };
+    }
+    let Some(chain) = chain else {
+        // No chain: the zero-frame data over those defaults (source-animdata.md).
+        zero_frames_into(rig, seq, group, animation, position_in, pose);
+        return;
+    };
+    let bytes = model.chain_bytes(chain);
+    for record in &chain.records {
+        let Some(i) = rig.render_bone(group, record.bone) else { continue };
+        if rig.weight(seq, i) <= 0.0 {
+            continue;
         }
-        let record = records.as_mut().and_then(|r| r.next_if(|record| record.bone == i));
-        match (record, chain) {
-            (Some(record), Some(chain)) => {
-                let base = BoneBase {
-                    position: bone.position,
-                    quaternion: bone.quaternion,
-                    rotation: bone.rotation,
-                    position_scale: bone.position_scale,
-                    rotation_scale: bone.rotation_scale,
-                };
-                let bytes = model.chain_bytes(chain);
-                pose.rotations[i] = rotation(bytes, record, &base, local, s);
-                pose.positions[i] = position(bytes, record, &base, local, s);
-            }
-            _ => {
-                (pose.rotations[i], pose.positions[i]) =
-                    if delta { (Quat::IDENTITY, Vec3::ZERO) } else { (bone.quaternion, bone.position) };
-            }
-        }
+        let bone = &model.bones[record.bone];
+        let base = BoneBase {
+            position: bone.position,
+            quaternion: bone.quaternion,
+            rotation: bone.rotation,
+            position_scale: bone.position_scale,
+            rotation_scale: bone.rotation_scale,
+        };
+        pose.rotations[i] = rotation(bytes, record, &base, local, s);
+        pose.positions[i] = position(bytes, record, &base, local, s);
     }
 }

@@ -1,5 +1,5 @@
-//! Every pose of `../shared/reference/source/` compared with the evaluator, within the README's
-//! tolerance: |a − r| ≤ 1e-3 · max(1, |r|).
+//! Every pose of `../shared/reference/source/` compared with the evaluator (bone matrices, hit
+//! box corners and attachment points), within the README's tolerance: |a − r| ≤ 1e-3 · max(1, |r|).
 
 use std::collections::BTreeMap;
 
@@ -19,13 +19,31 @@ fn compare(file: &str) -> Option<Results> {
         serde_json::from_slice(&studio_testing::read(&shared, &format!("reference/source/{file}"))).unwrap();
     let model_path = shared.join("fixtures/source").join(reference["model"].as_str().unwrap());
     let model = studio_source::load(&model_path).unwrap().model;
+    let rig = studio_source_pose::Rig::new(&model);
+    // The combined model's sequences and pose parameters are the reference's.
+    let labels: Vec<&str> = (0..rig.num_sequences()).filter_map(|i| rig.label(i)).collect();
+    let expected: Vec<&str> =
+        reference["sequences"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert_eq!(labels, expected, "{file}");
+    for (p, e) in rig.pose_parameters.iter().zip(reference["pose_parameters"].as_array().unwrap()) {
+        assert_eq!(p.name, e["name"].as_str().unwrap());
+        assert_eq!(
+            (f64::from(p.start), f64::from(p.end)),
+            (e["start"].as_f64().unwrap(), e["end"].as_f64().unwrap())
+        );
+        assert!(
+            close(params::real(p, params::default_value(p)), e["default"].as_f64().unwrap()),
+            "{file}: {}",
+            p.name
+        );
+    }
     let mut results = Results::new();
     for pose in reference["poses"].as_array().unwrap() {
         let label = pose["label"].as_str().unwrap().to_owned();
-        let mut normalised: Vec<f32> = model.pose_parameters.iter().map(params::default_value).collect();
+        let mut normalised: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
         for (name, value) in pose["params"].as_object().unwrap() {
-            if let Some(i) = model.pose_parameters.iter().position(|p| p.name.eq_ignore_ascii_case(name)) {
-                normalised[i] = params::normalise(&model.pose_parameters[i], value.as_f64().unwrap() as f32);
+            if let Some(i) = rig.pose_parameters.iter().position(|p| p.name.eq_ignore_ascii_case(name)) {
+                normalised[i] = params::normalise(&rig.pose_parameters[i], value.as_f64().unwrap() as f32);
             }
         }
         let request = SourceRequest {
@@ -33,7 +51,7 @@ fn compare(file: &str) -> Option<Results> {
             cycle: pose["cycle"].as_f64().unwrap() as f32,
             params: &normalised,
         };
-        let bones = evaluate(&model, &request);
+        let bones = evaluate(&rig, &request);
         let mut mismatch = None;
         for (b, expected) in pose["bones"].as_array().unwrap().iter().enumerate() {
             let m = bones[b];
@@ -62,6 +80,36 @@ fn compare(file: &str) -> Option<Results> {
                 }
             }
         }
+        let corners = studio_source_pose::hitbox_corners(&model, 0, &bones);
+        let expected_boxes = pose["hitboxes"].as_array().unwrap();
+        assert_eq!(corners.len(), expected_boxes.len(), "{label}: hit boxes");
+        for (h, (got, expected)) in corners.iter().zip(expected_boxes).enumerate() {
+            for (c, (point, e)) in got.iter().zip(expected.as_array().unwrap()).enumerate() {
+                for axis in 0..3 {
+                    let r = e[axis].as_f64().unwrap();
+                    if !close(point[axis], r) && mismatch.is_none() {
+                        mismatch = Some(format!(
+                            "{label} cycle {}: hit box {h} corner {c} axis {axis}: {} vs {r}",
+                            pose["cycle"], point[axis]
+                        ));
+                    }
+                }
+            }
+        }
+        let points = studio_source_pose::attachment_points(&model, &bones);
+        let expected_points = pose["attachments"].as_array().unwrap();
+        assert_eq!(points.len(), expected_points.len(), "{label}: attachments");
+        for (a, (point, e)) in points.iter().zip(expected_points).enumerate() {
+            for axis in 0..3 {
+                let r = e[axis].as_f64().unwrap();
+                if !close(point[axis], r) && mismatch.is_none() {
+                    mismatch = Some(format!(
+                        "{label} cycle {}: attachment {a} axis {axis}: {} vs {r}",
+                        pose["cycle"], point[axis]
+                    ));
+                }
+            }
+        }
         let entry = results.entry(label).or_insert((0, 0, None));
         entry.1 += 1;
         if mismatch.is_none() {
@@ -73,14 +121,6 @@ fn compare(file: &str) -> Option<Results> {
     Some(results)
 }
 
-/// Sequences whose rules are not implemented yet: include models.
-const NOT_YET: [(&str, &str); 4] = [
-    ("include48.json", "inc_run"),
-    ("include48.json", "inc_blend"),
-    ("include48.json", "inc_wave"),
-    ("include48.json", "inc_layered"),
-];
-
 #[test]
 fn every_reference_pose_matches() {
     let mut failures = Vec::new();
@@ -89,9 +129,6 @@ fn every_reference_pose_matches() {
         let Some(results) = compare(file) else { return };
         for (label, (ok, all, first)) in &results {
             eprintln!("{file} {label}: {ok}/{all} {}", first.clone().unwrap_or_default());
-            if NOT_YET.contains(&(file, label.as_str())) {
-                continue;
-            }
             compared += all;
             if ok != all {
                 failures.push(first.clone().unwrap_or_default());
@@ -99,5 +136,6 @@ fn every_reference_pose_matches() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert!(compared >= 300, "{compared} poses compared");
+    // 10 + 324 + 20 + 80 poses (the README's table).
+    assert_eq!(compared, 434, "poses compared");
 }

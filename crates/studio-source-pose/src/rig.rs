@@ -1,0 +1,174 @@
+//! A model with its include models as the engine combines them into one (source-bonesetup.md,
+//! "Include models (virtual model)"): the render model's bones; sequences, animations and pose
+//! parameters gathered from every group, with each group's local indices mapped by name.
+
+use studio_source::{Animation, PoseParameter, STUDIO_CYCLEPOSE, Sequence, SourceModel};
+
+/// `STUDIO_OVERRIDE`: a placeholder for a sequence of an include model.
+const STUDIO_OVERRIDE: i32 = 0x800;
+
+/// The combined model a pose is computed on.
+#[derive(Debug)]
+pub struct Rig<'a> {
+    /// Group 0 is the render model, then its include models in order.
+    groups: Vec<&'a SourceModel>,
+    /// Each combined sequence: its group and its index there.
+    sequences: Vec<(usize, usize)>,
+    /// The combined pose parameters (ranges widened over the groups that share a name).
+    pub pose_parameters: Vec<PoseParameter>,
+    /// Per group, each local pose parameter's combined index.
+    params: Vec<Vec<usize>>,
+    /// Per group, each render bone's bone in that group (by name).
+    bones: Vec<Vec<Option<usize>>>,
+    /// Per group, each of its bones' render bone.
+    render_bones: Vec<Vec<Option<usize>>>,
+}
+
+/// A sequence of the combined model with the group it comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct SeqRef<'a> {
+    /// Its group.
+    pub group: usize,
+    /// The sequence.
+    pub seq: &'a Sequence,
+}
+
+impl<'a> Rig<'a> {
+    /// The combined model of `model` and its loaded include models.
+    pub fn new(model: &'a SourceModel) -> Self {
+        let mut groups = vec![model];
+        groups.extend(model.includes.iter().flatten());
+        let mut sequences: Vec<(usize, usize)> = Vec::new();
+        let label = |(g, s): (usize, usize)| groups[g].sequences[s].label.to_ascii_lowercase();
+        for (g, group) in groups.iter().enumerate() {
+            for (s, seq) in group.sequences.iter().enumerate() {
+                let name = seq.label.to_ascii_lowercase();
+                match sequences.iter().position(|&known| label(known) == name) {
+                    None => sequences.push((g, s)),
+                    Some(i) => {
+                        let (kg, ks) = sequences[i];
+                        if groups[kg].sequences[ks].flags & STUDIO_OVERRIDE != 0 {
+                            sequences[i] = (g, s);
+                        }
+                    }
+                }
+            }
+        }
+        let mut pose_parameters: Vec<PoseParameter> = Vec::new();
+        let mut params = Vec::with_capacity(groups.len());
+        for group in &groups {
+            let mut map = Vec::with_capacity(group.pose_parameters.len());
+            for p in &group.pose_parameters {
+                match pose_parameters.iter().position(|known| known.name.eq_ignore_ascii_case(&p.name)) {
+                    Some(i) => {
+                        let known = &mut pose_parameters[i];
+                        let (low, high) = (known.start.min(known.end), known.start.max(known.end));
+                        known.start = low.min(p.start).min(p.end);
+                        known.end = high.max(p.start).max(p.end);
+                        map.push(i);
+                    }
+                    None => {
+                        map.push(pose_parameters.len());
+                        pose_parameters.push(p.clone());
+                    }
+                }
+            }
+            params.push(map);
+        }
+        let bones: Vec<Vec<Option<usize>>> = groups
+            .iter()
+            .map(|group| {
+                model
+                    .bones
+                    .iter()
+                    .map(|render| group.bones.iter().position(|b| b.name.eq_ignore_ascii_case(&render.name)))
+                    .collect()
+            })
+            .collect();
+        let render_bones = groups
+            .iter()
+            .zip(&bones)
+            .map(|(group, map)| {
+                let mut back = vec![None; group.bones.len()];
+                for (render, local) in map.iter().enumerate() {
+                    if let Some(slot) = local.and_then(|l| back.get_mut(l)) {
+                        *slot = Some(render);
+                    }
+                }
+                back
+            })
+            .collect();
+        Self { groups, sequences, pose_parameters, params, bones, render_bones }
+    }
+
+    /// The render model.
+    pub fn render(&self) -> &'a SourceModel {
+        self.groups[0]
+    }
+
+    /// Sequences of the combined model.
+    pub fn num_sequences(&self) -> usize {
+        self.sequences.len()
+    }
+
+    /// Combined sequence `index`.
+    pub fn sequence(&self, index: usize) -> Option<SeqRef<'a>> {
+        let &(group, s) = self.sequences.get(index)?;
+        Some(SeqRef { group, seq: self.groups[group].sequences.get(s)? })
+    }
+
+    /// The label of combined sequence `index`.
+    pub fn label(&self, index: usize) -> Option<&'a str> {
+        self.sequence(index).map(|s| s.seq.label.as_str())
+    }
+
+    /// The combined sequence a sequence of `group` names by its local index.
+    pub fn local_sequence(&self, group: usize, local: usize) -> Option<usize> {
+        let label = self.groups.get(group)?.sequences.get(local)?.label.as_str();
+        (0..self.sequences.len()).find(|&i| self.label(i).is_some_and(|l| l.eq_ignore_ascii_case(label)))
+    }
+
+    /// The model that holds `seq`'s group.
+    pub fn group(&self, group: usize) -> &'a SourceModel {
+        self.groups[group]
+    }
+
+    /// The animation a sequence of `group` names by its local index: the first group's animation
+    /// with that name (no overriding), with that group.
+    pub fn animation(&self, group: usize, local: usize) -> Option<(usize, &'a Animation)> {
+        let name = self.groups.get(group)?.animations.get(local)?.name.as_str();
+        self.groups.iter().enumerate().find_map(|(g, model)| {
+            model.animations.iter().find(|a| a.name.eq_ignore_ascii_case(name)).map(|a| (g, a))
+        })
+    }
+
+    /// The combined index of `group`'s local pose parameter.
+    pub fn param(&self, group: usize, local: usize) -> Option<usize> {
+        self.params.get(group)?.get(local).copied()
+    }
+
+    /// The bone of `group` that render bone `bone` is.
+    pub fn group_bone(&self, group: usize, bone: usize) -> Option<usize> {
+        self.bones.get(group)?.get(bone).copied().flatten()
+    }
+
+    /// The render bone a bone of `group` is.
+    pub fn render_bone(&self, group: usize, local: usize) -> Option<usize> {
+        self.render_bones.get(group)?.get(local).copied().flatten()
+    }
+
+    /// The weight of render bone `bone` in `seq` (its group's bone of that name; 0 if none,
+    /// 1 where the sequence stores no list).
+    pub fn weight(&self, seq: SeqRef<'_>, bone: usize) -> f32 {
+        let Some(local) = self.group_bone(seq.group, bone) else { return 0.0 };
+        if seq.seq.weights.is_empty() { 1.0 } else { seq.seq.weights.get(local).copied().unwrap_or(0.0) }
+    }
+
+    /// The combined pose parameter a sequence's cycle comes from (`STUDIO_CYCLEPOSE`).
+    pub fn cycle_pose(&self, seq: SeqRef<'_>) -> Option<usize> {
+        if seq.seq.flags & STUDIO_CYCLEPOSE == 0 {
+            return None;
+        }
+        self.param(seq.group, seq.seq.cycle_pose?)
+    }
+}
