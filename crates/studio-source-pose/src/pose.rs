@@ -2,8 +2,7 @@
 //! a viewer"): defaults, the sequence accumulated at its cycle (its blend grid, weight list,
 //! delta merging and autolayers), then bone-to-model matrices.
 //!
-//! Not yet here: world-space (`STUDIO_WORLD`) merging (no fixture has it) and bone
-//! controllers (the references leave them at the value that changes nothing).
+//! Not yet here: world-space (`STUDIO_WORLD`) merging (no fixture has it).
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
 use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, SourceModel};
@@ -56,12 +55,15 @@ impl LocalPose {
 /// A pose request: the sequence, its cycle, and every pose parameter normalised to 0–1.
 #[derive(Clone, Debug)]
 pub struct SourceRequest<'a> {
-    /// The sequence.
+    /// The combined sequence.
     pub sequence: usize,
     /// The cycle, 0 to 1.
     pub cycle: f32,
-    /// Each pose parameter, normalised ([`crate::params::normalise`]).
+    /// Each combined pose parameter, normalised ([`crate::params::normalise`]).
     pub params: &'a [f32],
+    /// Each controller input (0–3, and 4 the mouth), normalised 0–1; `None` leaves the bone
+    /// controllers at the value that means 0, which changes nothing.
+    pub controllers: Option<[f32; 5]>,
 }
 
 /// The bone-to-model transform of every render bone for `request` (a combined sequence and the
@@ -69,7 +71,37 @@ pub struct SourceRequest<'a> {
 pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
     let mut pose = LocalPose::defaults(rig.render());
     accumulate(rig, request.params, &mut pose, request.sequence, request.cycle, 1.0, 0);
+    if let Some(inputs) = request.controllers {
+        controllers(rig.render(), &inputs, &mut pose);
+    }
     matrices(rig.render(), &pose)
+}
+
+/// `CalcBoneAdj` (source-bonesetup.md, "Bone controllers"): each controller's value
+/// v = (1 − n)·start + n·end for its input's normalised n; X, Y, Z add v to the bone's local
+/// position, XR, YR, ZR turn its rotation by v degrees about that axis first.
+pub fn controllers(model: &SourceModel, inputs: &[f32; 5], pose: &mut LocalPose) {
+    for c in &model.bone_controllers {
+        let (Ok(bone), Some(&n)) =
+            (usize::try_from(c.bone), usize::try_from(c.input).ok().and_then(|i| inputs.get(i)))
+        else {
+            continue;
+        };
+        if bone >= pose.positions.len() {
+            continue;
+        }
+        let v = (1.0 - n) * c.start + n * c.end;
+        let turn = |axis: Vec3| Quat::from_axis_angle(axis, v.to_radians());
+        match c.kind & 0x3F {
+            0x01 => pose.positions[bone].x += v,
+            0x02 => pose.positions[bone].y += v,
+            0x04 => pose.positions[bone].z += v,
+            0x08 => pose.rotations[bone] = normalize(Vec4::from(mult(turn(Vec3::X), pose.rotations[bone]))),
+            0x10 => pose.rotations[bone] = normalize(Vec4::from(mult(turn(Vec3::Y), pose.rotations[bone]))),
+            0x20 => pose.rotations[bone] = normalize(Vec4::from(mult(turn(Vec3::Z), pose.rotations[bone]))),
+            _ => {}
+        }
+    }
 }
 
 /// `Studio_BuildMatrices`: parent × local for every bone, parents first.
@@ -529,5 +561,48 @@ fn animation_into(
         };
         pose.rotations[i] = rotation(bytes, record, &base, local, s);
         pose.positions[i] = position(bytes, record, &base, local, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use studio_source::{Bone, BoneController};
+
+    fn bone(name: &str) -> Bone {
+        Bone {
+            name: name.to_owned(),
+            parent: None,
+            controllers: [None; 6],
+            position: Vec3::new(1.0, 2.0, 3.0),
+            quaternion: Quat::IDENTITY,
+            rotation: Vec3::ZERO,
+            position_scale: Vec3::ONE,
+            rotation_scale: Vec3::ONE,
+            pose_to_bone: [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]],
+            alignment: Quat::IDENTITY,
+            flags: 0,
+            procedural: None,
+            surface_prop: String::new(),
+            contents: 0,
+        }
+    }
+
+    #[test]
+    fn controllers_move_and_turn_their_bones() {
+        let shared = studio_testing::shared();
+        let Some(shared) = shared else { return };
+        let bytes = studio_testing::read(&shared, "fixtures/source/models/fixture/skeleton48.mdl");
+        let mut model = studio_source::parse_mdl(&bytes).unwrap();
+        model.bones = vec![bone("a"), bone("b")];
+        model.bone_controllers = vec![
+            BoneController { bone: 0, kind: 0x01, start: -2.0, end: 2.0, rest: 0, input: 1 },
+            BoneController { bone: 1, kind: 0x20, start: -90.0, end: 90.0, rest: 0, input: 0 },
+        ];
+        let mut pose = LocalPose::defaults(&model);
+        // Input 1 at 1: +2 on x; input 0 at 0.75: 45 degrees about z.
+        controllers(&model, &[0.75, 1.0, 0.0, 0.0, 0.0], &mut pose);
+        assert_eq!(pose.positions[0], Vec3::new(3.0, 2.0, 3.0));
+        assert!(pose.rotations[1].abs_diff_eq(Quat::from_rotation_z(45f32.to_radians()), 1e-6));
     }
 }

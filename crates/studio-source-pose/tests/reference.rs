@@ -50,6 +50,7 @@ fn compare(file: &str) -> Option<Results> {
             sequence: pose["seq"].as_u64().unwrap() as usize,
             cycle: pose["cycle"].as_f64().unwrap() as f32,
             params: &normalised,
+            controllers: None,
         };
         let bones = evaluate(&rig, &request);
         let mut mismatch = None;

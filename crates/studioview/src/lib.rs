@@ -11,3 +11,4 @@ pub mod info;
 pub mod info_source;
 pub mod pose_cmd;
 pub mod render_cmd;
+pub mod source_pose_cmd;

@@ -75,11 +75,21 @@ pub fn pose_json(pose: &Pose) -> serde_json::Value {
 }
 
 /// The entity state a pose is evaluated for, as `pose` and `render` take it.
-#[derive(clap::Args, Clone, Debug)]
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct PoseArgs {
-    /// Frame in frame units, used as given.
-    #[arg(long, default_value_t = 0.0)]
-    pub frame: f32,
+    /// Frame in frame units, used as given (Half-Life models; 0 when left out).
+    #[arg(long)]
+    pub frame: Option<f32>,
+    /// Cycle from 0 to 1 (Source models; 0 when left out).
+    #[arg(long)]
+    pub cycle: Option<f32>,
+    /// A Source model's pose parameter in its own units, NAME=VALUE (repeatable; others are at
+    /// their defaults).
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// The hit box set whose corners a Source pose lists, by number or name (set 0 when left out).
+    #[arg(long)]
+    pub hitbox_set: Option<String>,
     /// The two blending bytes, 0-255.
     #[arg(long, value_delimiter = ',', num_args = 1..=2, default_value = "0,0")]
     pub blend: Vec<u8>,
@@ -100,7 +110,7 @@ impl PoseArgs {
         let neutral = studio_pose::neutral_bytes(&model.bone_controllers);
         PoseRequest {
             sequence,
-            frame: self.frame,
+            frame: self.frame.unwrap_or(0.0),
             blend: [byte(&self.blend, 0), byte(&self.blend, 1)],
             controllers: ControllerBytes {
                 user: match &self.controller {
@@ -113,8 +123,33 @@ impl PoseArgs {
     }
 }
 
+impl PoseArgs {
+    /// The options only Source models take, if any was given: a Half-Life model refuses them.
+    fn source_only(&self) -> Option<&'static str> {
+        if self.cycle.is_some() {
+            Some("--cycle")
+        } else if !self.params.is_empty() {
+            Some("--param")
+        } else if self.hitbox_set.is_some() {
+            Some("--hitbox-set")
+        } else {
+            None
+        }
+    }
+}
+
 /// `studioview pose`.
 pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
+    if let Some(result) = crate::check::source_load(path) {
+        return crate::source_pose_cmd::run_pose(path, result, sequence, args);
+    }
+    if let Some(option) = args.source_only() {
+        eprintln!(
+            "error: {} is a Half-Life model: {option} is for Source models (a Half-Life pose is at a --frame)",
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let model = match load(path) {
         Ok(m) => m,
         Err(code) => return code,
@@ -174,6 +209,9 @@ fn run_workload(
 
 /// `studioview bench`.
 pub fn run_bench(path: &Path, poses: usize, from_runs: bool) -> ExitCode {
+    if let Some(result) = crate::check::source_load(path) {
+        return crate::source_pose_cmd::run_bench(path, result, poses);
+    }
     let model = match load(path) {
         Ok(m) => m,
         Err(code) => return code,

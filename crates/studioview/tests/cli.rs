@@ -198,6 +198,73 @@ fn check_reads_source_models_and_names_each_broken_files_defect() {
 }
 
 #[test]
+fn pose_of_a_source_model_matches_the_reference_and_refuses_frames() {
+    let Some(shared) = shared() else { return };
+    let model = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let model = model.to_str().unwrap();
+    let args = [
+        "pose",
+        model,
+        "--seq",
+        "blend9",
+        "--cycle",
+        "0.37",
+        "--param",
+        "move_x=0.3",
+        "--param",
+        "aim_yaw=-30",
+    ];
+    let out = studioview(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pose: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reference: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(shared.join("reference/source/anim48.json")).unwrap()).unwrap();
+    let expected = reference["poses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            p["label"] == "blend9"
+                && p["cycle"] == 0.37
+                && p["params"]["move_x"] == 0.3
+                && p["params"]["spin"] == 90.0
+        })
+        .expect("the reference pose");
+    // spin does not move blend9, so its default here matches the reference's 90.
+    for (got, want) in pose["bones"].as_array().unwrap().iter().zip(expected["bones"].as_array().unwrap()) {
+        for (g, w) in got.as_array().unwrap().iter().zip(want.as_array().unwrap()) {
+            let (g, w) = (g.as_f64().unwrap(), w.as_f64().unwrap());
+            assert!((g - w).abs() <= 1e-3 * w.abs().max(1.0), "{g} vs {w}");
+        }
+    }
+    assert_eq!(pose["hitboxes"].as_array().unwrap().len(), 8);
+    assert_eq!(pose["attachments"].as_array().unwrap().len(), 3);
+    let out = studioview(&["pose", model, "--seq", "1", "--frame", "3"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("is a Source model: its poses are at a --cycle"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = studioview(&["pose", model, "--seq", "1", "--param", "bogus=1"]);
+    assert!(text(&out.stderr).contains("no pose parameter \"bogus\" (the model has move_x, aim_yaw, spin)"));
+    let rle = shared.join("fixtures/rle.mdl");
+    let out = studioview(&["pose", rle.to_str().unwrap(), "--seq", "0", "--cycle", "0.5"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("is a Half-Life model: --cycle is for Source models"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = studioview(&["bench", model, "--poses", "300"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("ns_per_bone") && stdout.contains("checksum"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn info_text_lists_controllers_and_blends() {
     let Some(shared) = shared() else { return };
     let out = studioview(&["info", shared.join("fixtures/controllers.mdl").to_str().unwrap()]);
