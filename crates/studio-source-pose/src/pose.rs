@@ -211,6 +211,16 @@ fn layer_into(
     if x < start || x >= end {
         return;
     }
+    let weight = layer_weight(layer, x, w);
+    let layer_cycle = if pose_driven { cycle } else { (cycle - start) / (end - start) };
+    accumulate(rig, params, pose, target, layer_cycle, weight, depth + 1);
+}
+
+/// A layer's weight at index `x` (in its range) for a parent weight `w`: the ramp in from start
+/// to peak and out from tail to end, smoothed with `STUDIO_AL_SPLINE`, cross-faded with
+/// `STUDIO_AL_XFADE`, or not blended with `STUDIO_AL_NOBLEND`.
+fn layer_weight(layer: &studio_source::AutoLayer, x: f32, w: f32) -> f32 {
+    let (start, peak, tail, end) = (layer.start, layer.peak, layer.tail, layer.end);
     let mut f = if x < peak && start != peak {
         (x - start) / (peak - start)
     } else if x > tail && end != tail {
@@ -221,15 +231,13 @@ fn layer_into(
     if layer.flags & STUDIO_AL_SPLINE != 0 {
         f = 3.0 * f * f - 2.0 * f * f * f;
     }
-    let weight = if layer.flags & STUDIO_AL_XFADE != 0 && x > tail {
+    if layer.flags & STUDIO_AL_XFADE != 0 && x > tail {
         f * w / (1.0 - w + f * w)
     } else if layer.flags & STUDIO_AL_NOBLEND != 0 {
         f
     } else {
         w * f
-    };
-    let layer_cycle = if pose_driven { cycle } else { (cycle - start) / (end - start) };
-    accumulate(rig, params, pose, target, layer_cycle, weight, depth + 1);
+    }
 }
 
 /// `SlerpBones`: merges the private pose `q2`/`p2` into `pose` with weight `w` per bone.
@@ -281,16 +289,23 @@ fn axis(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], axis: usize) -> (usize, 
         }
     } else {
         let r = crate::params::real(desc, value);
-        let key = |k: usize| seq.pose_keys.get(axis * seq.grid[0] + k).copied().unwrap_or(0.0);
-        let mut index = 0;
-        let mut f = (r - key(0)) / (key(1) - key(0));
-        while index < size - 2 && f > 1.0 {
-            index += 1;
-            f = (r - key(index)) / (key(index + 1) - key(index));
-        }
-        let f = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
-        (index, f)
+        let stride = seq.grid[0];
+        let keys = seq.pose_keys.get(axis * stride..).unwrap_or_default();
+        key_cell(keys, size, r)
     }
+}
+
+/// The cell and fraction of real value `r` between an axis' pose keys (at least 2 of `size`):
+/// the first pair whose fraction is not past 1, clamped to [0, 1].
+fn key_cell(keys: &[f32], size: usize, r: f32) -> (usize, f32) {
+    let key = |k: usize| keys.get(k).copied().unwrap_or(0.0);
+    let mut index = 0;
+    let mut f = (r - key(0)) / (key(1) - key(0));
+    while index < size - 2 && f > 1.0 {
+        index += 1;
+        f = (r - key(index)) / (key(index + 1) - key(index));
+    }
+    (index, if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) })
 }
 
 /// Evaluates the blend grid into `out`; false when the sequence contributes nothing (an
@@ -346,19 +361,7 @@ fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut Lo
         blend_two(cell(i0, i1 + 1), cell(i0 + 1, i1 + 1), s0, out);
     } else {
         // The triangle blend: the cell cut along a checkerboard diagonal.
-        let ((c0, c1, c2), w0, w1) = if (i0 + i1) % 2 == 0 {
-            if s0 > s1 {
-                (((0, 0), (1, 0), (1, 1)), 1.0 - s0, s0 - s1)
-            } else {
-                (((1, 1), (0, 1), (0, 0)), s0, s1 - s0)
-            }
-        } else if s0 + s1 > 1.0 {
-            (((1, 0), (1, 1), (0, 1)), 1.0 - s1, s0 + s1 - 1.0)
-        } else {
-            (((0, 1), (0, 0), (1, 0)), s1, 1.0 - s0 - s1)
-        };
-        let w1 = if w1 < 0.001 { 0.0 } else { w1 };
-        let w2 = 1.0 - w0 - w1;
+        let ((c0, c1, c2), [w0, w1, w2]) = triangle(i0, i1, s0, s1);
         let corner = |(dx, dy): (usize, usize)| cell(i0 + dx, i1 + dy);
         if w1 == 0.0 {
             blend_two(corner(c0), corner(c2), w2 / (w0 + w2), out);
@@ -370,6 +373,27 @@ fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut Lo
         }
     }
     true
+}
+
+/// A cell corner as (dx, dy).
+type Corner = (usize, usize);
+
+/// The triangle of cell (`i0`, `i1`) that (`s0`, `s1`) lies in, cut along a diagonal that
+/// alternates like a checkerboard, and the corners' weights (w1 below 0.001 is 0).
+fn triangle(i0: usize, i1: usize, s0: f32, s1: f32) -> ((Corner, Corner, Corner), [f32; 3]) {
+    let (corners, w0, w1) = if (i0 + i1).is_multiple_of(2) {
+        if s0 > s1 {
+            (((0, 0), (1, 0), (1, 1)), 1.0 - s0, s0 - s1)
+        } else {
+            (((1, 1), (0, 1), (0, 0)), s0, s1 - s0)
+        }
+    } else if s0 + s1 > 1.0 {
+        (((1, 0), (1, 1), (0, 1)), 1.0 - s1, s0 + s1 - 1.0)
+    } else {
+        (((0, 1), (0, 0), (1, 0)), s1, 1.0 - s0 - s1)
+    };
+    let w1 = if w1 < 0.001 { 0.0 } else { w1 };
+    (corners, [w0, w1, 1.0 - w0 - w1])
 }
 
 /// "Blending two poses (inside one sequence)": `pose` toward `other` by `s`, for the bones the
@@ -486,6 +510,17 @@ fn zero_frames_into(
     }
 }
 
+/// The section entry holding `frame` of an animation of `frames` frames cut every
+/// `section_frames`, and the frame within it: the last frame is stored alone.
+fn section_of(frames: u32, section_frames: u32, frame: u32) -> (usize, u32) {
+    if frames > section_frames && frame == frames - 1 {
+        ((frames / section_frames + 1) as usize, 0)
+    } else {
+        let section = frame / section_frames;
+        (section as usize, frame - section * section_frames)
+    }
+}
+
 /// `CalcAnimation`: one animation at `cycle` into `pose`, for the bones the sequence weights.
 fn animation_into(
     rig: &Rig<'_>,
@@ -511,12 +546,7 @@ fn animation_into(
         (animation.chains.first().and_then(Option::as_ref), frame)
     } else {
         let sf = animation.section_frames;
-        let (mut section, mut local) = if frames > sf && frame == frames - 1 {
-            ((frames / sf + 1) as usize, 0)
-        } else {
-            let section = frame / sf;
-            (section as usize, frame - section * sf)
-        };
+        let (mut section, mut local) = section_of(frames, sf, frame);
         // An unavailable section: the last frame of the nearest earlier one that is there.
         loop {
             match animation.chains.get(section).and_then(Option::as_ref) {
@@ -586,6 +616,70 @@ mod tests {
             surface_prop: String::new(),
             contents: 0,
         }
+    }
+
+    #[test]
+    fn the_triangle_blend_in_both_halves_of_a_cell() {
+        // Even cell (0, 0): below the diagonal s0 > s1 the corners are (0,0), (1,0), (1,1).
+        let (corners, w) = triangle(0, 0, 0.75, 0.25);
+        assert_eq!(corners, ((0, 0), (1, 0), (1, 1)));
+        assert_eq!(w, [0.25, 0.5, 0.25]);
+        // Above it: (1,1), (0,1), (0,0).
+        let (corners, w) = triangle(0, 0, 0.25, 0.75);
+        assert_eq!(corners, ((1, 1), (0, 1), (0, 0)));
+        assert_eq!(w, [0.25, 0.5, 0.25]);
+        // Odd cell (1, 0): the other diagonal.
+        assert_eq!(triangle(1, 0, 0.75, 0.5).0, ((1, 0), (1, 1), (0, 1)));
+        assert_eq!(triangle(1, 0, 0.25, 0.5).0, ((0, 1), (0, 0), (1, 0)));
+        // On the diagonal the middle corner has no weight.
+        assert_eq!(triangle(0, 0, 0.5, 0.5).1, [0.5, 0.0, 0.5]);
+    }
+
+    #[test]
+    fn the_last_frame_of_a_sectioned_animation_is_stored_alone() {
+        // 30 frames every 8: frame 29 is entry 30 / 8 + 1 = 4, local frame 0; frame 24 is
+        // section 3, local 0; frame 8 starts section 1.
+        assert_eq!(section_of(30, 8, 29), (4, 0));
+        assert_eq!(section_of(30, 8, 28), (3, 4));
+        assert_eq!(section_of(30, 8, 8), (1, 0));
+        assert_eq!(section_of(30, 8, 7), (0, 7));
+        // No longer than a section: the last frame is in section 0.
+        assert_eq!(section_of(5, 8, 4), (0, 4));
+    }
+
+    #[test]
+    fn pose_keys_pick_their_cell() {
+        // blend9's aim_yaw keys: -45, 0, 30.
+        let keys = [-45.0, 0.0, 30.0];
+        assert_eq!(key_cell(&keys, 3, -22.5), (0, 0.5));
+        assert_eq!(key_cell(&keys, 3, 15.0), (1, 0.5));
+        assert_eq!(key_cell(&keys, 3, 0.0), (0, 1.0), "a key exactly: the end of the first cell");
+        assert_eq!(key_cell(&keys, 3, 45.0), (1, 1.0), "past the last key: clamped");
+        assert_eq!(key_cell(&keys, 3, -90.0), (0, 0.0));
+    }
+
+    #[test]
+    fn a_layers_ramp() {
+        let layer = |flags| studio_source::AutoLayer {
+            sequence: 0,
+            pose: 0,
+            flags,
+            start: 0.1,
+            peak: 0.3,
+            tail: 0.6,
+            end: 0.9,
+        };
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
+        // Linear in from start to peak, full between, out from tail to end; times the parent's.
+        assert!(close(layer_weight(&layer(0), 0.2, 1.0), 0.5));
+        assert!(close(layer_weight(&layer(0), 0.45, 0.8), 0.8));
+        assert!(close(layer_weight(&layer(0), 0.75, 1.0), 0.5));
+        // Spline: 3f² − 2f³ of the same ramp.
+        assert!(close(layer_weight(&layer(STUDIO_AL_SPLINE), 0.15, 1.0), 3.0 * 0.0625 - 2.0 * 0.015625));
+        // No blend: the ramp alone, whatever the parent's weight.
+        assert!(close(layer_weight(&layer(STUDIO_AL_NOBLEND), 0.2, 0.3), 0.5));
+        // Cross-fade past the tail: f·w / (1 − w + f·w).
+        assert!(close(layer_weight(&layer(STUDIO_AL_XFADE), 0.75, 0.5), 0.25 / 0.75));
     }
 
     #[test]
