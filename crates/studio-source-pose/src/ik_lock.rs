@@ -4,7 +4,7 @@
 use glam::{Affine3A, Mat3A, Quat, Vec3A};
 use studio_source::{IkLock, SourceModel};
 
-use crate::pose::{LocalPose, matrices};
+use crate::pose::{LocalPose, Scratch, matrices_into};
 use crate::quaternion::slerp;
 
 /// `KNEEMAX_EPSILON`: about one degree short of a straight leg.
@@ -19,35 +19,46 @@ pub struct Recorded {
     knee_direction: Vec3A,
 }
 
-/// Records every lock of a sequence from the running pose (`AddSequenceLocks`).
-pub fn record(model: &SourceModel, locks: &[IkLock], pose: &LocalPose) -> Vec<Recorded> {
+/// Records every lock of a sequence from the running pose (`AddSequenceLocks`), in a list
+/// borrowed from `scratch`.
+pub fn record(
+    model: &SourceModel,
+    locks: &[IkLock],
+    pose: &LocalPose,
+    scratch: &mut Scratch,
+) -> Vec<Recorded> {
+    let mut out = scratch.locks();
     if locks.is_empty() || model.ik_chains.is_empty() {
-        return Vec::new();
+        return out;
     }
-    let world = matrices(model, pose);
-    locks
-        .iter()
-        .filter_map(|lock| {
-            let chain = model.ik_chains.get(lock.chain)?;
-            let [thigh, _, foot] = [chain.links.first()?, chain.links.get(1)?, chain.links.get(2)?];
-            let foot_world = world.get(foot.bone)?;
-            let knee_direction = if thigh.knee_direction.length_squared() > 0.0 {
-                world.get(thigh.bone)?.matrix3 * Vec3A::from(thigh.knee_direction)
-            } else {
-                Vec3A::ZERO
-            };
-            Some(Recorded {
-                lock: *lock,
-                rotation: Quat::from_mat3a(&foot_world.matrix3).normalize(),
-                position: foot_world.translation,
-                knee_direction,
-            })
+    let mut world = scratch.matrices();
+    matrices_into(model, pose, &mut world);
+    out.extend(locks.iter().filter_map(|lock| {
+        let chain = model.ik_chains.get(lock.chain)?;
+        let [thigh, _, foot] = [chain.links.first()?, chain.links.get(1)?, chain.links.get(2)?];
+        let foot_world = world.get(foot.bone)?;
+        let knee_direction = if thigh.knee_direction.length_squared() > 0.0 {
+            world.get(thigh.bone)?.matrix3 * Vec3A::from(thigh.knee_direction)
+        } else {
+            Vec3A::ZERO
+        };
+        Some(Recorded {
+            lock: *lock,
+            rotation: Quat::from_mat3a(&foot_world.matrix3).normalize(),
+            position: foot_world.translation,
+            knee_direction,
         })
-        .collect()
+    }));
+    scratch.give_matrices(world);
+    out
 }
 
 /// Solves the recorded locks on the pose after the sequence (`SolveSequenceLocks`).
-pub fn solve(model: &SourceModel, recorded: &[Recorded], pose: &mut LocalPose) {
+pub fn solve(model: &SourceModel, recorded: &[Recorded], pose: &mut LocalPose, scratch: &mut Scratch) {
+    if recorded.is_empty() {
+        return;
+    }
+    let mut world = scratch.matrices();
     for r in recorded {
         let Some(chain) = model.ik_chains.get(r.lock.chain) else { continue };
         let [Some(thigh), Some(knee), Some(foot)] =
@@ -56,7 +67,7 @@ pub fn solve(model: &SourceModel, recorded: &[Recorded], pose: &mut LocalPose) {
             continue;
         };
         let (thigh, knee, foot) = (thigh.bone, knee.bone, foot.bone);
-        let mut world = matrices(model, pose);
+        matrices_into(model, pose, &mut world);
         let current = world[foot].translation;
         let target = current * (1.0 - r.lock.position_weight) + r.position * r.lock.position_weight;
         if r.knee_direction.length_squared() > 0.0 {
@@ -73,6 +84,7 @@ pub fn solve(model: &SourceModel, recorded: &[Recorded], pose: &mut LocalPose) {
         solve_bone(model, &world, knee, pose);
         solve_bone(model, &world, thigh, pose);
     }
+    scratch.give_matrices(world);
 }
 
 /// `SolveBone`: a bone's local position and rotation from its and its parent's matrices.

@@ -14,5 +14,5 @@ pub mod quaternion;
 pub mod rig;
 
 pub use points::{attachment_points, hitbox_corners};
-pub use pose::{LocalPose, SourceRequest, evaluate, matrices};
+pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices, matrices_into};
 pub use rig::{Rig, SeqRef};

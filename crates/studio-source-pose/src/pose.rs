@@ -45,10 +45,112 @@ pub struct LocalPose {
 impl LocalPose {
     /// Every bone at its default.
     pub fn defaults(model: &SourceModel) -> Self {
-        Self {
-            positions: model.bones.iter().map(|b| b.position).collect(),
-            rotations: model.bones.iter().map(|b| b.quaternion).collect(),
+        let mut pose = Self { positions: Vec::new(), rotations: Vec::new() };
+        pose.set_defaults(model);
+        pose
+    }
+
+    /// Every bone back to its default, in the room the pose already has.
+    pub fn set_defaults(&mut self, model: &SourceModel) {
+        self.positions.clear();
+        self.positions.extend(model.bones.iter().map(|b| b.position));
+        self.rotations.clear();
+        self.rotations.extend(model.bones.iter().map(|b| b.quaternion));
+    }
+
+    /// This pose made a copy of `other`, in the room it already has.
+    pub fn copy_from(&mut self, other: &LocalPose) {
+        self.positions.clear();
+        self.positions.extend_from_slice(&other.positions);
+        self.rotations.clear();
+        self.rotations.extend_from_slice(&other.rotations);
+    }
+}
+
+/// Poses, matrices and lock records a pose evaluation borrows and gives back: once the first
+/// poses have been evaluated, evaluating allocates nothing.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    poses: Vec<LocalPose>,
+    matrices: Vec<Vec<Affine3A>>,
+    locks: Vec<Vec<crate::ik_lock::Recorded>>,
+}
+
+impl Scratch {
+    /// A pose at the defaults.
+    fn pose(&mut self, model: &SourceModel) -> LocalPose {
+        let mut pose = self.poses.pop().unwrap_or(LocalPose { positions: Vec::new(), rotations: Vec::new() });
+        pose.set_defaults(model);
+        pose
+    }
+
+    /// A pose back.
+    fn give(&mut self, pose: LocalPose) {
+        self.poses.push(pose);
+    }
+
+    /// An empty list of matrices.
+    pub(crate) fn matrices(&mut self) -> Vec<Affine3A> {
+        let mut m = self.matrices.pop().unwrap_or_default();
+        m.clear();
+        m
+    }
+
+    /// A list of matrices back.
+    pub(crate) fn give_matrices(&mut self, m: Vec<Affine3A>) {
+        self.matrices.push(m);
+    }
+
+    /// An empty list of lock records.
+    pub(crate) fn locks(&mut self) -> Vec<crate::ik_lock::Recorded> {
+        let mut l = self.locks.pop().unwrap_or_default();
+        l.clear();
+        l
+    }
+
+    /// A list of lock records back.
+    pub(crate) fn give_locks(&mut self, l: Vec<crate::ik_lock::Recorded>) {
+        self.locks.push(l);
+    }
+}
+
+/// What every step of one evaluation reads.
+#[derive(Clone, Copy)]
+struct Ctx<'r, 'a> {
+    rig: &'r Rig<'a>,
+    params: &'r [f32],
+}
+
+/// Evaluates poses of one combined model, reusing its buffers: after the first few poses,
+/// [`SourceEvaluator::evaluate`] allocates nothing.
+#[derive(Debug)]
+pub struct SourceEvaluator<'a> {
+    rig: Rig<'a>,
+    scratch: Scratch,
+    pose: LocalPose,
+}
+
+impl<'a> SourceEvaluator<'a> {
+    /// An evaluator of `model` with its include models.
+    pub fn new(model: &'a SourceModel) -> Self {
+        Self { rig: Rig::new(model), scratch: Scratch::default(), pose: LocalPose::defaults(model) }
+    }
+
+    /// The combined model.
+    pub fn rig(&self) -> &Rig<'a> {
+        &self.rig
+    }
+
+    /// The bone-to-model transform of every render bone for `request`, into `out`.
+    pub fn evaluate(&mut self, request: &SourceRequest<'_>, out: &mut Vec<Affine3A>) {
+        let model = self.rig.render();
+        self.pose.set_defaults(model);
+        let ctx = Ctx { rig: &self.rig, params: request.params };
+        accumulate(ctx, &mut self.scratch, &mut self.pose, request.sequence, request.cycle, 1.0, 0);
+        if let Some(inputs) = request.controllers {
+            controllers(model, &inputs, &mut self.pose);
         }
+        matrices_into(model, &self.pose, out);
     }
 }
 
@@ -69,12 +171,14 @@ pub struct SourceRequest<'a> {
 /// The bone-to-model transform of every render bone for `request` (a combined sequence and the
 /// combined pose parameters of `rig`).
 pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
-    let mut pose = LocalPose::defaults(rig.render());
-    accumulate(rig, request.params, &mut pose, request.sequence, request.cycle, 1.0, 0);
+    let model = rig.render();
+    let mut pose = LocalPose::defaults(model);
+    let ctx = Ctx { rig, params: request.params };
+    accumulate(ctx, &mut Scratch::default(), &mut pose, request.sequence, request.cycle, 1.0, 0);
     if let Some(inputs) = request.controllers {
-        controllers(rig.render(), &inputs, &mut pose);
+        controllers(model, &inputs, &mut pose);
     }
-    matrices(rig.render(), &pose)
+    matrices(model, &pose)
 }
 
 /// `CalcBoneAdj` (source-bonesetup.md, "Bone controllers"): each controller's value
@@ -106,7 +210,14 @@ pub fn controllers(model: &SourceModel, inputs: &[f32; 5], pose: &mut LocalPose)
 
 /// `Studio_BuildMatrices`: parent × local for every bone, parents first.
 pub fn matrices(model: &SourceModel, pose: &LocalPose) -> Vec<Affine3A> {
-    let mut out: Vec<Affine3A> = Vec::with_capacity(model.bones.len());
+    let mut out = Vec::with_capacity(model.bones.len());
+    matrices_into(model, pose, &mut out);
+    out
+}
+
+/// [`matrices`] into `out`, in the room it has.
+pub fn matrices_into(model: &SourceModel, pose: &LocalPose, out: &mut Vec<Affine3A>) {
+    out.clear();
     for (i, bone) in model.bones.iter().enumerate() {
         let local = Affine3A::from_rotation_translation(pose.rotations[i], pose.positions[i]);
         let world = match bone.parent.and_then(|p| out.get(p)) {
@@ -115,7 +226,6 @@ pub fn matrices(model: &SourceModel, pose: &LocalPose) -> Vec<Affine3A> {
         };
         out.push(world);
     }
-    out
 }
 
 /// The cycle a sequence reads its animations at (source-bonesetup.md, "Cycle").
@@ -137,45 +247,48 @@ fn sequence_cycle(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) ->
 
 /// `AccumulatePose`: merges combined sequence `sequence` at `cycle` with weight `w` into `pose`.
 fn accumulate(
-    rig: &Rig<'_>,
-    params: &[f32],
+    ctx: Ctx<'_, '_>,
+    scratch: &mut Scratch,
     pose: &mut LocalPose,
     sequence: usize,
     cycle: f32,
     w: f32,
     depth: usize,
 ) {
+    let rig = ctx.rig;
     let Some(seq) = rig.sequence(sequence) else { return };
     if depth > MAX_LAYER_DEPTH || w <= 0.0 {
         return;
     }
     let model = rig.render();
-    let locks = crate::ik_lock::record(model, &seq.seq.ik_locks, pose);
-    let cycle = sequence_cycle(rig, seq, params, cycle);
-    let mut private = LocalPose::defaults(model);
+    let locks = crate::ik_lock::record(model, &seq.seq.ik_locks, pose, scratch);
+    let cycle = sequence_cycle(rig, seq, ctx.params, cycle);
+    let mut private = scratch.pose(model);
     let flags = seq.seq.flags;
-    if grid(rig, seq, params, cycle, &mut private) {
+    if grid(ctx, scratch, seq, cycle, &mut private) {
         if flags & STUDIO_LOCAL != 0 {
             for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
-                layer_into(rig, seq, params, &mut private, layer, cycle, 1.0, depth, true);
+                layer_into(ctx, scratch, seq, &mut private, layer, cycle, 1.0, depth, true);
             }
         }
         merge(rig, seq, pose, &private, w);
     }
+    scratch.give(private);
     let local_parent = flags & STUDIO_LOCAL != 0;
     for layer in seq.seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
-        layer_into(rig, seq, params, pose, layer, cycle, w, depth, false);
+        layer_into(ctx, scratch, seq, pose, layer, cycle, w, depth, false);
     }
-    crate::ik_lock::solve(model, &locks, pose);
+    crate::ik_lock::solve(model, &locks, pose, scratch);
+    scratch.give_locks(locks);
 }
 
 /// One autolayer of `parent` at its cycle `cycle` and weight `w` (source-bonesetup.md,
 /// "Autolayers").
 #[allow(clippy::too_many_arguments)]
 fn layer_into(
-    rig: &Rig<'_>,
+    ctx: Ctx<'_, '_>,
+    scratch: &mut Scratch,
     parent: SeqRef<'_>,
-    params: &[f32],
     pose: &mut LocalPose,
     layer: &studio_source::AutoLayer,
     cycle: f32,
@@ -183,6 +296,7 @@ fn layer_into(
     depth: usize,
     local: bool,
 ) {
+    let (rig, params) = (ctx.rig, ctx.params);
     // The layer's sequence is local to its parent's group.
     let Some(target) = usize::try_from(layer.sequence).ok().and_then(|s| rig.local_sequence(parent.group, s))
     else {
@@ -191,11 +305,11 @@ fn layer_into(
     let (start, peak, tail, end) = (layer.start, layer.peak, layer.tail, layer.end);
     if ![start, peak, tail, end].iter().all(|v| v.is_finite()) {
         // A NaN range: always on at weight w, frame 0.
-        accumulate(rig, params, pose, target, 0.0, w, depth + 1);
+        accumulate(ctx, scratch, pose, target, 0.0, w, depth + 1);
         return;
     }
     if start == end {
-        accumulate(rig, params, pose, target, cycle, w, depth + 1);
+        accumulate(ctx, scratch, pose, target, cycle, w, depth + 1);
         return;
     }
     let pose_driven = layer.flags & STUDIO_AL_POSE != 0 && !local;
@@ -213,7 +327,7 @@ fn layer_into(
     }
     let weight = layer_weight(layer, x, w);
     let layer_cycle = if pose_driven { cycle } else { (cycle - start) / (end - start) };
-    accumulate(rig, params, pose, target, layer_cycle, weight, depth + 1);
+    accumulate(ctx, scratch, pose, target, layer_cycle, weight, depth + 1);
 }
 
 /// A layer's weight at index `x` (in its range) for a parent weight `w`: the ramp in from start
@@ -310,7 +424,8 @@ fn key_cell(keys: &[f32], size: usize, r: f32) -> (usize, f32) {
 
 /// Evaluates the blend grid into `out`; false when the sequence contributes nothing (an
 /// ALLZEROS animation alone).
-fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut LocalPose) -> bool {
+fn grid(ctx: Ctx<'_, '_>, scratch: &mut Scratch, seq: SeqRef<'_>, cycle: f32, out: &mut LocalPose) -> bool {
+    let (rig, params) = (ctx.rig, ctx.params);
     let [g0, g1] = seq.seq.grid;
     if g0 == 0 || g1 == 0 {
         return false;
@@ -328,11 +443,14 @@ fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut Lo
             animation_into(rig, seq, group, animation, cycle, pose);
         }
     };
-    let blend_two = |a, b, s: f32, pose: &mut LocalPose| {
+    // The second animation goes into a borrowed copy of the first.
+    let mut blend_two = |a, b, s: f32, pose: &mut LocalPose| {
         calc(a, pose);
-        let mut second = pose.clone();
+        let mut second = scratch.pose(rig.render());
+        second.copy_from(pose);
         calc(b, &mut second);
         blend(rig, seq, pose, &second, s);
+        scratch.give(second);
     };
     if !(0.001..=0.999).contains(&s0) {
         let x = if s0 > 0.999 { i0 + 1 } else { i0 };
@@ -367,9 +485,11 @@ fn grid(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32, out: &mut Lo
             blend_two(corner(c0), corner(c2), w2 / (w0 + w2), out);
         } else {
             blend_two(corner(c0), corner(c1), w1 / (w0 + w1), out);
-            let mut third = out.clone();
+            let mut third = scratch.pose(rig.render());
+            third.copy_from(out);
             calc(corner(c2), &mut third);
             blend(rig, seq, out, &third, w2);
+            scratch.give(third);
         }
     }
     true

@@ -8,7 +8,9 @@ use std::time::Instant;
 use glam::Affine3A;
 use serde_json::json;
 use studio_source::{LoadedSource, SourceLoadError};
-use studio_source_pose::{Rig, SourceRequest, attachment_points, evaluate, hitbox_corners, params};
+use studio_source_pose::{
+    Rig, SourceEvaluator, SourceRequest, attachment_points, evaluate, hitbox_corners, params,
+};
 
 use crate::pose_cmd::PoseArgs;
 
@@ -143,6 +145,7 @@ pub fn run_bench(path: &Path, result: Result<LoadedSource, SourceLoadError>, pos
         Err(code) => return code,
     };
     let model = &loaded.model;
+    let mut evaluator = SourceEvaluator::new(model);
     let rig = Rig::new(model);
     let evaluable: Vec<usize> = (0..rig.num_sequences())
         .filter(|&i| rig.sequence(i).is_some_and(|s| s.seq.grid[0] * s.seq.grid[1] > 0))
@@ -153,6 +156,7 @@ pub fn run_bench(path: &Path, result: Result<LoadedSource, SourceLoadError>, pos
     }
     let n = evaluable.len();
     let mut params = vec![0.0f32; rig.pose_parameters.len()];
+    let mut bones = Vec::with_capacity(model.bones.len());
     let mut run = |count: usize| {
         let mut checksum = 0.0f64;
         for i in 0..count {
@@ -167,7 +171,7 @@ pub fn run_bench(path: &Path, result: Result<LoadedSource, SourceLoadError>, pos
                 params: &params,
                 controllers: None,
             };
-            let bones = evaluate(&rig, &request);
+            evaluator.evaluate(&request, &mut bones);
             let last = bones.last().map_or(0.0, |m| m.translation.x);
             let first = bones.first().map_or(0.0, |m| m.translation.z);
             checksum += f64::from(last) + f64::from(first);
