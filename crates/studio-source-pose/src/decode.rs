@@ -84,22 +84,35 @@ pub fn rotation(bytes: &[u8], record: &BoneRecord, base: &BoneBase, frame: u32, 
             }
         }
         Channel::Streams(streams) => {
-            let mut a1 = Vec3::ZERO;
-            let mut a2 = Vec3::ZERO;
-            for axis in 0..3 {
-                if let Some(start) = streams[axis] {
-                    let (v1, v2) = values(bytes, start, frame);
-                    a1[axis] = v1 * base.rotation_scale[axis];
-                    a2[axis] = v2 * base.rotation_scale[axis];
-                }
-            }
-            if !delta {
-                a1 += base.rotation;
-                a2 += base.rotation;
-            }
+            let (a1, a2) = angles(bytes, &streams, base, delta, frame);
             if s > 0.001 && a1 != a2 { nlerp(from_euler(a1), from_euler(a2), s) } else { from_euler(a1) }
         }
     }
+}
+
+/// The Euler angles of a rotation with streams at `frame` and `frame + 1`: scaled stream values,
+/// plus the bone's default angles unless the record is a delta.
+pub fn angles(
+    bytes: &[u8],
+    streams: &[Option<u64>; 3],
+    base: &BoneBase,
+    delta: bool,
+    frame: u32,
+) -> (Vec3, Vec3) {
+    let mut a1 = Vec3::ZERO;
+    let mut a2 = Vec3::ZERO;
+    for axis in 0..3 {
+        if let Some(start) = streams[axis] {
+            let (v1, v2) = values(bytes, start, frame);
+            a1[axis] = v1 * base.rotation_scale[axis];
+            a2[axis] = v2 * base.rotation_scale[axis];
+        }
+    }
+    if !delta {
+        a1 += base.rotation;
+        a2 += base.rotation;
+    }
+    (a1, a2)
 }
 
 /// `CalcBonePosition`: the record's position at frame `frame` and fraction `s`.

@@ -12,6 +12,7 @@ pub mod points;
 pub mod pose;
 pub mod quaternion;
 pub mod rig;
+pub mod table;
 
 pub use points::{attachment_points, hitbox_corners};
 pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices, matrices_into};

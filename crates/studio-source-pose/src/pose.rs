@@ -7,7 +7,8 @@
 use glam::{Affine3A, Quat, Vec3, Vec4};
 use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, SourceModel};
 
-use crate::rig::{Rig, SeqRef};
+use crate::rig::{AnimRef, Rig, SeqRef};
+use crate::table::Tables;
 
 use crate::decode::{BoneBase, position, rotation};
 use crate::quaternion::{mult, nlerp, normalize, scale, slerp};
@@ -119,6 +120,8 @@ impl Scratch {
 struct Ctx<'r, 'a> {
     rig: &'r Rig<'a>,
     params: &'r [f32],
+    /// The decoded animations, where built.
+    tables: Option<&'r Tables>,
 }
 
 /// Evaluates poses of one combined model, reusing its buffers: after the first few poses,
@@ -126,6 +129,7 @@ struct Ctx<'r, 'a> {
 #[derive(Debug)]
 pub struct SourceEvaluator<'a> {
     rig: Rig<'a>,
+    tables: Tables,
     scratch: Scratch,
     pose: LocalPose,
 }
@@ -133,7 +137,14 @@ pub struct SourceEvaluator<'a> {
 impl<'a> SourceEvaluator<'a> {
     /// An evaluator of `model` with its include models.
     pub fn new(model: &'a SourceModel) -> Self {
-        Self { rig: Rig::new(model), scratch: Scratch::default(), pose: LocalPose::defaults(model) }
+        let rig = Rig::new(model);
+        let tables = Tables::build(&rig);
+        Self { rig, tables, scratch: Scratch::default(), pose: LocalPose::defaults(model) }
+    }
+
+    /// Bytes the decoded animations take.
+    pub fn table_bytes(&self) -> usize {
+        self.tables.bytes()
     }
 
     /// The combined model.
@@ -145,7 +156,7 @@ impl<'a> SourceEvaluator<'a> {
     pub fn evaluate(&mut self, request: &SourceRequest<'_>, out: &mut Vec<Affine3A>) {
         let model = self.rig.render();
         self.pose.set_defaults(model);
-        let ctx = Ctx { rig: &self.rig, params: request.params };
+        let ctx = Ctx { rig: &self.rig, params: request.params, tables: Some(&self.tables) };
         accumulate(ctx, &mut self.scratch, &mut self.pose, request.sequence, request.cycle, 1.0, 0);
         if let Some(inputs) = request.controllers {
             controllers(model, &inputs, &mut self.pose);
@@ -173,7 +184,7 @@ pub struct SourceRequest<'a> {
 pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
     let model = rig.render();
     let mut pose = LocalPose::defaults(model);
-    let ctx = Ctx { rig, params: request.params };
+    let ctx = Ctx { rig, params: request.params, tables: None };
     accumulate(ctx, &mut Scratch::default(), &mut pose, request.sequence, request.cycle, 1.0, 0);
     if let Some(inputs) = request.controllers {
         controllers(model, &inputs, &mut pose);
@@ -435,12 +446,12 @@ fn grid(ctx: Ctx<'_, '_>, scratch: &mut Scratch, seq: SeqRef<'_>, cycle: f32, ou
         let local = seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied()?;
         rig.animation(seq.group, local)
     };
-    let all_zeros = |a: Option<(usize, &Animation)>| a.is_some_and(|(_, a)| a.flags & STUDIO_ALLZEROS != 0);
+    let all_zeros = |a: Option<AnimRef<'_>>| a.is_some_and(|a| a.animation.flags & STUDIO_ALLZEROS != 0);
     let (i0, s0) = axis(rig, seq, params, 0);
     let (i1, s1) = axis(rig, seq, params, 1);
-    let calc = |a: Option<(usize, &Animation)>, pose: &mut LocalPose| {
-        if let Some((group, animation)) = a {
-            animation_into(rig, seq, group, animation, cycle, pose);
+    let calc = |a: Option<AnimRef<'_>>, pose: &mut LocalPose| {
+        if let Some(a) = a {
+            animation_into(ctx, seq, a, cycle, pose);
         }
     };
     // The second animation goes into a borrowed copy of the first.
@@ -642,14 +653,8 @@ fn section_of(frames: u32, section_frames: u32, frame: u32) -> (usize, u32) {
 }
 
 /// `CalcAnimation`: one animation at `cycle` into `pose`, for the bones the sequence weights.
-fn animation_into(
-    rig: &Rig<'_>,
-    seq: SeqRef<'_>,
-    group: usize,
-    animation: &Animation,
-    cycle: f32,
-    pose: &mut LocalPose,
-) {
+fn animation_into(ctx: Ctx<'_, '_>, seq: SeqRef<'_>, anim: AnimRef<'_>, cycle: f32, pose: &mut LocalPose) {
+    let (rig, group, animation) = (ctx.rig, anim.group, anim.animation);
     // Records name bones of the animation's model; defaults and scales are that model's.
     let model = rig.group(group);
     let frames = animation.frames.max(1);
@@ -662,21 +667,21 @@ fn animation_into(
     }
     let delta = animation.flags & STUDIO_DELTA != 0;
     // The chain holding `frame`, and the frame within it (source-animdata.md, "Sections").
-    let (chain, local) = if animation.section_frames == 0 {
-        (animation.chains.first().and_then(Option::as_ref), frame)
+    let (chain, local, entry) = if animation.section_frames == 0 {
+        (animation.chains.first().and_then(Option::as_ref), frame, 0)
     } else {
         let sf = animation.section_frames;
         let (mut section, mut local) = section_of(frames, sf, frame);
         // An unavailable section: the last frame of the nearest earlier one that is there.
         loop {
             match animation.chains.get(section).and_then(Option::as_ref) {
-                Some(chain) => break (Some(chain), local),
+                Some(chain) => break (Some(chain), local, section),
                 // The fraction is kept: the reference interpolates from that last frame.
                 None if section > 0 => {
                     section -= 1;
                     local = sf.saturating_sub(1);
                 }
-                None => break (None, 0),
+                None => break (None, 0, 0),
             }
         }
     };
@@ -696,9 +701,14 @@ fn animation_into(
         return;
     };
     let bytes = model.chain_bytes(chain);
-    for record in &chain.records {
+    let table = ctx.tables.and_then(|t| t.chain(group, anim.index, entry));
+    for (r, record) in chain.records.iter().enumerate() {
         let Some(i) = rig.render_bone(group, record.bone) else { continue };
         if rig.weight(seq, i) <= 0.0 {
+            continue;
+        }
+        if let Some((rotation, position)) = table.and_then(|t| t.sample(r, local, s)) {
+            (pose.rotations[i], pose.positions[i]) = (rotation, position);
             continue;
         }
         let bone = &model.bones[record.bone];

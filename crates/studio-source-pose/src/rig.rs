@@ -22,6 +22,21 @@ pub struct Rig<'a> {
     bones: Vec<Vec<Option<usize>>>,
     /// Per group, each of its bones' render bone.
     render_bones: Vec<Vec<Option<usize>>>,
+    /// Per group, each local animation's (group, index) after the merge by name.
+    animations: Vec<Vec<(usize, usize)>>,
+    /// Per group, each local sequence's combined index, if its label survived.
+    local_sequences: Vec<Vec<Option<usize>>>,
+}
+
+/// An animation of the combined model: its group, its index there, and itself.
+#[derive(Clone, Copy, Debug)]
+pub struct AnimRef<'a> {
+    /// Its group.
+    pub group: usize,
+    /// Its index in the group's model.
+    pub index: usize,
+    /// The animation.
+    pub animation: &'a Animation,
 }
 
 /// A sequence of the combined model with the group it comes from.
@@ -98,7 +113,43 @@ impl<'a> Rig<'a> {
                 back
             })
             .collect();
-        Self { groups, sequences, pose_parameters, params, bones, render_bones }
+        // The first group's animation of each name wins (no overriding).
+        let animations = groups
+            .iter()
+            .map(|group| {
+                group
+                    .animations
+                    .iter()
+                    .enumerate()
+                    .map(|(local, animation)| {
+                        groups
+                            .iter()
+                            .enumerate()
+                            .find_map(|(g, model)| {
+                                let i = model
+                                    .animations
+                                    .iter()
+                                    .position(|a| a.name.eq_ignore_ascii_case(&animation.name))?;
+                                Some((g, i))
+                            })
+                            .unwrap_or((0, local))
+                    })
+                    .collect()
+            })
+            .collect();
+        let local_sequences = groups
+            .iter()
+            .map(|group| {
+                group
+                    .sequences
+                    .iter()
+                    .map(|seq| {
+                        sequences.iter().position(|&known| label(known).eq_ignore_ascii_case(&seq.label))
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { groups, sequences, pose_parameters, params, bones, render_bones, animations, local_sequences }
     }
 
     /// The render model.
@@ -124,8 +175,12 @@ impl<'a> Rig<'a> {
 
     /// The combined sequence a sequence of `group` names by its local index.
     pub fn local_sequence(&self, group: usize, local: usize) -> Option<usize> {
-        let label = self.groups.get(group)?.sequences.get(local)?.label.as_str();
-        (0..self.sequences.len()).find(|&i| self.label(i).is_some_and(|l| l.eq_ignore_ascii_case(label)))
+        self.local_sequences.get(group)?.get(local).copied().flatten()
+    }
+
+    /// Groups: the render model and its include models.
+    pub fn num_groups(&self) -> usize {
+        self.groups.len()
     }
 
     /// The model that holds `seq`'s group.
@@ -135,11 +190,9 @@ impl<'a> Rig<'a> {
 
     /// The animation a sequence of `group` names by its local index: the first group's animation
     /// with that name (no overriding), with that group.
-    pub fn animation(&self, group: usize, local: usize) -> Option<(usize, &'a Animation)> {
-        let name = self.groups.get(group)?.animations.get(local)?.name.as_str();
-        self.groups.iter().enumerate().find_map(|(g, model)| {
-            model.animations.iter().find(|a| a.name.eq_ignore_ascii_case(name)).map(|a| (g, a))
-        })
+    pub fn animation(&self, group: usize, local: usize) -> Option<AnimRef<'a>> {
+        let &(g, i) = self.animations.get(group)?.get(local)?;
+        Some(AnimRef { group: g, index: i, animation: self.groups[g].animations.get(i)? })
     }
 
     /// The combined index of `group`'s local pose parameter.

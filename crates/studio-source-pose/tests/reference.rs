@@ -20,6 +20,7 @@ fn compare(file: &str) -> Option<Results> {
     let model_path = shared.join("fixtures/source").join(reference["model"].as_str().unwrap());
     let model = studio_source::load(&model_path).unwrap().model;
     let rig = studio_source_pose::Rig::new(&model);
+    let mut evaluator = studio_source_pose::SourceEvaluator::new(&model);
     // The combined model's sequences and pose parameters are the reference's.
     let labels: Vec<&str> = (0..rig.num_sequences()).filter_map(|i| rig.label(i)).collect();
     let expected: Vec<&str> =
@@ -52,7 +53,13 @@ fn compare(file: &str) -> Option<Results> {
             params: &normalised,
             controllers: None,
         };
+        // The evaluator (tables) and the table-free path give the same pose.
         let bones = evaluate(&rig, &request);
+        let mut from_tables = Vec::new();
+        evaluator.evaluate(&request, &mut from_tables);
+        for (a, b) in bones.iter().zip(&from_tables) {
+            assert!(a.abs_diff_eq(*b, 1e-4), "{label}: tables {b:?} and streams {a:?} differ");
+        }
         let mut mismatch = None;
         for (b, expected) in pose["bones"].as_array().unwrap().iter().enumerate() {
             let m = bones[b];

@@ -87,6 +87,9 @@ enum Command {
         /// Also time evaluation straight from the run-length data, as Valve's code does it.
         #[arg(long)]
         from_runs: bool,
+        /// Only this sequence (number or name; Source models).
+        #[arg(long)]
+        seq: Option<String>,
     },
 }
 
@@ -116,6 +119,8 @@ fn main() -> ExitCode {
                 pitch,
             })
         }
-        Command::Bench { model, poses, from_runs } => pose_cmd::run_bench(&model, poses, from_runs),
+        Command::Bench { model, poses, from_runs, seq } => {
+            pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())
+        }
     }
 }

@@ -208,9 +208,16 @@ fn run_workload(
 }
 
 /// `studioview bench`.
-pub fn run_bench(path: &Path, poses: usize, from_runs: bool) -> ExitCode {
+pub fn run_bench(path: &Path, poses: usize, from_runs: bool, sequence: Option<&str>) -> ExitCode {
     if let Some(result) = crate::check::source_load(path) {
-        return crate::source_pose_cmd::run_bench(path, result, poses);
+        return crate::source_pose_cmd::run_bench(path, result, poses, sequence);
+    }
+    if sequence.is_some() {
+        eprintln!(
+            "error: {}: --seq is for Source models; a Half-Life bench runs every sequence",
+            path.display()
+        );
+        return ExitCode::FAILURE;
     }
     let model = match load(path) {
         Ok(m) => m,

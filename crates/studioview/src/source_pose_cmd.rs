@@ -139,7 +139,12 @@ pub fn run_pose(
 /// animation, k = i div n, cycle frac(0.37 k), pose parameter j at
 /// start + frac(0.29 k + 0.13 j) × (end − start); the checksum sums the last bone's x translation
 /// and the first bone's z translation.
-pub fn run_bench(path: &Path, result: Result<LoadedSource, SourceLoadError>, poses: usize) -> ExitCode {
+pub fn run_bench(
+    path: &Path,
+    result: Result<LoadedSource, SourceLoadError>,
+    poses: usize,
+    sequence: Option<&str>,
+) -> ExitCode {
     let loaded = match loaded(result) {
         Ok(l) => l,
         Err(code) => return code,
@@ -150,6 +155,16 @@ pub fn run_bench(path: &Path, result: Result<LoadedSource, SourceLoadError>, pos
     let evaluable: Vec<usize> = (0..rig.num_sequences())
         .filter(|&i| rig.sequence(i).is_some_and(|s| s.seq.grid[0] * s.seq.grid[1] > 0))
         .collect();
+    let evaluable = match sequence {
+        None => evaluable,
+        Some(wanted) => match find_sequence(&rig, wanted).filter(|s| evaluable.contains(s)) {
+            Some(s) => vec![s],
+            None => {
+                eprintln!("error: {} has no sequence {wanted:?} with animation", path.display());
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     if evaluable.is_empty() || model.bones.is_empty() || poses == 0 {
         eprintln!("error: {} has no sequence to evaluate", path.display());
         return ExitCode::FAILURE;
