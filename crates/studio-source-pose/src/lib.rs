@@ -8,6 +8,7 @@
 pub mod decode;
 pub mod ik_lock;
 pub mod params;
+pub mod playback;
 pub mod points;
 pub mod pose;
 pub mod quaternion;

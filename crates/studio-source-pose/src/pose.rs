@@ -389,7 +389,7 @@ fn merge(rig: &Rig<'_>, seq: SeqRef<'_>, pose: &mut LocalPose, private: &LocalPo
 }
 
 /// The cell index and fraction of grid axis `axis` (source-bonesetup.md, "Blend grid").
-fn axis(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], axis: usize) -> (usize, f32) {
+pub(crate) fn grid_axis(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], axis: usize) -> (usize, f32) {
     let (group, seq) = (seq.group, seq.seq);
     let size = seq.grid[axis];
     let Some(p) = seq.params[axis].and_then(|p| rig.param(group, p)) else { return (0, 0.0) };
@@ -447,8 +447,8 @@ fn grid(ctx: Ctx<'_, '_>, scratch: &mut Scratch, seq: SeqRef<'_>, cycle: f32, ou
         rig.animation(seq.group, local)
     };
     let all_zeros = |a: Option<AnimRef<'_>>| a.is_some_and(|a| a.animation.flags & STUDIO_ALLZEROS != 0);
-    let (i0, s0) = axis(rig, seq, params, 0);
-    let (i1, s1) = axis(rig, seq, params, 1);
+    let (i0, s0) = grid_axis(rig, seq, params, 0);
+    let (i1, s1) = grid_axis(rig, seq, params, 1);
     let calc = |a: Option<AnimRef<'_>>, pose: &mut LocalPose| {
         if let Some(a) = a {
             animation_into(ctx, seq, a, cycle, pose);
