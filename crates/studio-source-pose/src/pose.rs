@@ -381,6 +381,11 @@ fn merge(rig: &Rig<'_>, seq: SeqRef<'_>, pose: &mut LocalPose, private: &LocalPo
             let q = if post { mult(q1, scaled) } else { mult(scaled, q1) };
             pose.rotations[i] = normalize(Vec4::from(q));
             pose.positions[i] = p1 + p2 * s;
+        } else if s >= 1.0 {
+            // The engine slerps from q2 by 0 here, which gives q2 within a rounding: a copy,
+            // without the arc cosine and three sines (the references agree to 1e-7).
+            pose.rotations[i] = q2;
+            pose.positions[i] = p2;
         } else {
             pose.rotations[i] = slerp(q2, q1, 1.0 - s);
             pose.positions[i] = p1 * (1.0 - s) + p2 * s;

@@ -151,6 +151,7 @@ pub fn run_bench(
     };
     let model = &loaded.model;
     let mut evaluator = SourceEvaluator::new(model);
+    let table_bytes = evaluator.table_bytes();
     let rig = Rig::new(model);
     let evaluable: Vec<usize> = (0..rig.num_sequences())
         .filter(|&i| rig.sequence(i).is_some_and(|s| s.seq.grid[0] * s.seq.grid[1] > 0))
@@ -208,5 +209,6 @@ pub fn run_bench(
     println!("ns_per_pose {ns:.1}");
     println!("ns_per_bone {:.2}", ns / model.bones.len() as f64);
     println!("checksum {checksum:.6}");
+    println!("table_bytes {table_bytes}");
     ExitCode::SUCCESS
 }
