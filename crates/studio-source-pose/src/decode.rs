@@ -71,6 +71,19 @@ pub struct BoneBase {
     pub rotation_scale: Vec3,
 }
 
+impl BoneBase {
+    /// A bone's defaults and scales.
+    pub fn of(bone: &studio_source::Bone) -> Self {
+        Self {
+            position: bone.position,
+            quaternion: bone.quaternion,
+            rotation: bone.rotation,
+            position_scale: bone.position_scale,
+            rotation_scale: bone.rotation_scale,
+        }
+    }
+}
+
 /// `CalcBoneQuaternion`: the record's rotation at frame `frame` and fraction `s`.
 pub fn rotation(bytes: &[u8], record: &BoneRecord, base: &BoneBase, frame: u32, s: f32) -> Quat {
     let delta = record.flags & STUDIO_ANIM_DELTA != 0;

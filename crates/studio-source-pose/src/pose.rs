@@ -717,13 +717,7 @@ fn animation_into(ctx: Ctx<'_, '_>, seq: SeqRef<'_>, anim: AnimRef<'_>, cycle: f
             continue;
         }
         let bone = &model.bones[record.bone];
-        let base = BoneBase {
-            position: bone.position,
-            quaternion: bone.quaternion,
-            rotation: bone.rotation,
-            position_scale: bone.position_scale,
-            rotation_scale: bone.rotation_scale,
-        };
+        let base = BoneBase::of(bone);
         pose.rotations[i] = rotation(bytes, record, &base, local, s);
         pose.positions[i] = position(bytes, record, &base, local, s);
     }

@@ -106,13 +106,7 @@ impl Tables {
         }
         self.bytes += size;
         let bone = model.bones.get(record.bone)?;
-        let base = BoneBase {
-            position: bone.position,
-            quaternion: bone.quaternion,
-            rotation: bone.rotation,
-            position_scale: bone.position_scale,
-            rotation_scale: bone.rotation_scale,
-        };
+        let base = BoneBase::of(bone);
         let rotations = (0..frames).map(|f| rotation(bytes, record, &base, f, 0.0)).collect();
         let same_as_next = (0..frames).map(|f| angles_equal_next(bytes, record, &base, f)).collect();
         let positions = (0..frames).map(|f| position(bytes, record, &base, f, 0.0)).collect();
