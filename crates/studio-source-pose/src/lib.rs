@@ -15,6 +15,6 @@ pub mod quaternion;
 pub mod rig;
 pub mod table;
 
-pub use points::{attachment_points, hitbox_corners};
+pub use points::{attachment_points, hitbox_corners, skinning_matrices};
 pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices, matrices_into};
 pub use rig::{Rig, SeqRef};

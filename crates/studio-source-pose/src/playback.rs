@@ -32,6 +32,69 @@ pub fn cycle_rate(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32]) -> f32 {
         .sum()
 }
 
+/// `Studio_AnimPosition`: how far an animation's movement has gone at `cycle` (whole loops
+/// past 1 or below 0 add the whole movement), and its yaw; `None` without movement pieces.
+pub fn animation_movement(animation: &studio_source::Animation, cycle: f32) -> Option<(glam::Vec3, f32)> {
+    let (last, pieces) = animation.movements.split_last().map(|(l, _)| (l, &animation.movements))?;
+    let loops = if cycle > 1.0 {
+        cycle.trunc()
+    } else if cycle < 0.0 {
+        cycle.trunc() - 1.0
+    } else {
+        0.0
+    };
+    let frame = (cycle - loops) * animation.frames.saturating_sub(1) as f32;
+    let (mut position, mut yaw, mut previous) = (glam::Vec3::ZERO, 0.0f32, 0.0f32);
+    for piece in pieces {
+        let end = piece.end_frame as f32;
+        if end >= frame {
+            let f = (frame - previous) / (end - previous);
+            let d = piece.v0 * f + 0.5 * (piece.v1 - piece.v0) * f * f;
+            position += piece.vector * d;
+            yaw = yaw * (1.0 - f) + piece.angle * f;
+            if loops != 0.0 {
+                position += last.position * loops;
+                yaw += last.angle * loops;
+            }
+            return Some((position, yaw));
+        }
+        previous = end;
+        position = piece.position;
+        yaw = piece.angle;
+    }
+    None
+}
+
+/// `Studio_SeqMovement`: a sequence's movement at `cycle`, its grid cell's corners weighted
+/// bilinearly as for its rate.
+pub fn sequence_movement(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) -> (glam::Vec3, f32) {
+    let [g0, g1] = seq.seq.grid;
+    if g0 == 0 || g1 == 0 {
+        return (glam::Vec3::ZERO, 0.0);
+    }
+    let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
+    let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);
+    let corners = [
+        (i0, i1, (1.0 - s0) * (1.0 - s1)),
+        (i0 + 1, i1, s0 * (1.0 - s1)),
+        (i0, i1 + 1, (1.0 - s0) * s1),
+        (i0 + 1, i1 + 1, s0 * s1),
+    ];
+    let mut total = (glam::Vec3::ZERO, 0.0);
+    for (x, y, w) in corners {
+        if w <= 0.0 {
+            continue;
+        }
+        let local = seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied();
+        let Some(a) = local.and_then(|l| rig.animation(seq.group, l)) else { continue };
+        if let Some((position, yaw)) = animation_movement(a.animation, cycle) {
+            total.0 += position * w;
+            total.1 += yaw * w;
+        }
+    }
+    total
+}
+
 /// The cycle `dt` seconds after `cycle` at `rate` cycles per second: wrapped into [0, 1) for a
 /// looping sequence, held at 1 for one that is not.
 pub fn advance(seq: &studio_source::Sequence, cycle: f32, rate: f32, dt: f32) -> f32 {
@@ -97,6 +160,51 @@ mod tests {
         let crossed: Vec<f32> = events_between(&looping, 0.9, 0.1).map(|e| e.cycle).collect();
         assert_eq!(crossed, [0.0]);
         assert_eq!(events_between(&looping, 0.5, 0.7).count(), 0, "the start is not crossed again");
+    }
+
+    #[test]
+    fn movement_runs_through_its_pieces() {
+        let piece = |end_frame, v, vector: glam::Vec3, position: glam::Vec3, angle| studio_source::Movement {
+            end_frame,
+            motion_flags: 0,
+            v0: v,
+            v1: v,
+            angle,
+            vector,
+            position,
+        };
+        let animation = studio_source::Animation {
+            name: String::new(),
+            fps: 30.0,
+            flags: 0,
+            frames: 21,
+            data: studio_source::Section { block: 0, index: 0 },
+            section_frames: 0,
+            sections: Vec::new(),
+            chains: Vec::new(),
+            movements: vec![
+                piece(10, 10.0, glam::Vec3::X, glam::Vec3::new(10.0, 0.0, 0.0), 0.0),
+                piece(20, 10.0, glam::Vec3::Y, glam::Vec3::new(10.0, 10.0, 0.0), 90.0),
+            ],
+            num_ik_rules: 0,
+            ik_rule_index: 0,
+            ik_rules: Vec::new(),
+            local_hierarchy: Vec::new(),
+            local_hierarchy_index: 0,
+            block_ik_rule_index: 0,
+            num_local_hierarchy: 0,
+            zero_frames: None,
+            offset: 0,
+        };
+        // Halfway through the first piece: 5 along x at constant speed.
+        let (p, yaw) = animation_movement(&animation, 0.25).unwrap();
+        assert!(p.abs_diff_eq(glam::Vec3::new(5.0, 0.0, 0.0), 1e-5) && yaw == 0.0);
+        // Halfway through the second: the first piece's end, then 5 along y, half its turn.
+        let (p, yaw) = animation_movement(&animation, 0.75).unwrap();
+        assert!(p.abs_diff_eq(glam::Vec3::new(10.0, 5.0, 0.0), 1e-5) && (yaw - 45.0).abs() < 1e-5);
+        // One loop on: the whole movement once more.
+        let (p, _) = animation_movement(&animation, 1.25).unwrap();
+        assert!(p.abs_diff_eq(glam::Vec3::new(15.0, 10.0, 0.0), 1e-5));
     }
 
     #[test]

@@ -147,3 +147,22 @@ fn every_reference_pose_matches() {
     // 10 + 324 + 20 + 80 poses (the README's table).
     assert_eq!(compared, 434, "poses compared");
 }
+
+/// In the fixture's `ref` pose the skeleton stands in its bind pose, so every skinning matrix
+/// (bone-to-model × pose-to-bone) is the identity and the `.vvd` vertices stay where they are,
+/// up to the quantisation of the stored animation (the fixtures' README: about 0.004 units).
+#[test]
+fn skinning_matrices_are_the_identity_in_the_bind_pose() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let model =
+        studio_source::load(&shared.join("fixtures/source/models/fixture/skeleton48.mdl")).unwrap().model;
+    let rig = studio_source_pose::Rig::new(&model);
+    let params: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
+    let bones =
+        evaluate(&rig, &SourceRequest { sequence: 0, cycle: 0.0, params: &params, controllers: None });
+    let mut skinning = Vec::new();
+    studio_source_pose::skinning_matrices(&model, &bones, &mut skinning);
+    for (b, m) in skinning.iter().enumerate() {
+        assert!(m.abs_diff_eq(glam::Affine3A::IDENTITY, 4e-3), "bone {b}: {m:?}");
+    }
+}
