@@ -2,7 +2,56 @@
 //! ASCII case (`hivet.mdl` beside `hive.mdl`, `Anim48.ani` for `anim48.ani`), and paths
 //! written with `\` or `/`.
 
+use std::fmt;
 use std::path::{Component, Path, PathBuf};
+
+/// Why a model could not be loaded from disk: its main file could not be read, or the format's
+/// reader refused it with its error `E`.
+#[derive(Debug)]
+pub enum LoadError<E> {
+    /// The main file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The model set is not usable.
+    Parse {
+        /// The main file.
+        path: PathBuf,
+        /// The reader's error.
+        error: Box<E>,
+    },
+}
+
+impl<E: fmt::Display> LoadError<E> {
+    /// What is wrong, without the path (for a line that already names the file).
+    pub fn reason(&self) -> String {
+        match self {
+            LoadError::Io { source, .. } => source.to_string(),
+            LoadError::Parse { error, .. } => error.to_string(),
+        }
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for LoadError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = match self {
+            LoadError::Io { path, .. } | LoadError::Parse { path, .. } => path,
+        };
+        write!(f, "{}: {}", path.display(), self.reason())
+    }
+}
+
+impl<E: fmt::Debug + fmt::Display> std::error::Error for LoadError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Io { source, .. } => Some(source),
+            LoadError::Parse { .. } => None,
+        }
+    }
+}
 
 /// The entry named `name` in `dir` (a file, or a folder when `folder`), matched exactly first,
 /// then ignoring ASCII case.

@@ -18,25 +18,7 @@ pub struct Loaded {
 }
 
 /// Why a model could not be loaded from disk.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// The main file could not be read.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The model set is not usable.
-    #[error("{}: {error}", path.display())]
-    Parse {
-        /// The main file.
-        path: PathBuf,
-        /// The error.
-        error: Box<Error>,
-    },
-}
+pub type LoadError = studio_bytes::files::LoadError<Error>;
 
 pub use studio_bytes::files::companion_path;
 

@@ -28,25 +28,7 @@ pub struct LoadedSource {
 }
 
 /// Why a Source model could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum SourceLoadError {
-    /// The `.mdl` could not be read.
-    #[error("{}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The `.mdl` is not usable.
-    #[error("{}: {error}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        error: Box<Error>,
-    },
-}
+pub type SourceLoadError = studio_bytes::files::LoadError<Error>;
 
 /// Loads the Source model at `path` with whatever companions it has.
 pub fn load(path: &Path) -> Result<LoadedSource, SourceLoadError> {

@@ -143,7 +143,7 @@ fn check_one(path: &Path, named: bool) -> Option<Outcome> {
                 let includes = loaded.include_paths.iter().flatten().cloned().collect();
                 outcome(Status::Ok(warnings), loaded.bytes_read, includes, animation_only)
             }
-            Err(error) => outcome(Status::Failed(source_error_text(&error)), 0, Vec::new(), false),
+            Err(error) => outcome(Status::Failed(error.reason()), 0, Vec::new(), false),
         });
     }
     if !named && is_companion(path, &bytes) {
@@ -155,7 +155,7 @@ fn check_one(path: &Path, named: bool) -> Option<Outcome> {
             let own = bytes.len() as u64;
             outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), Vec::new(), false)
         }
-        Err(error) => outcome(Status::Failed(error_text(&error)), 0, Vec::new(), false),
+        Err(error) => outcome(Status::Failed(error.reason()), 0, Vec::new(), false),
     })
 }
 
@@ -166,22 +166,6 @@ pub fn source_load(
     let mut head = Vec::with_capacity(8);
     std::fs::File::open(path).ok()?.take(8).read_to_end(&mut head).ok()?;
     studio_source::is_source_model(&head).then(|| studio_source::load(path))
-}
-
-/// The Source error without the path.
-fn source_error_text(error: &studio_source::SourceLoadError) -> String {
-    match error {
-        studio_source::SourceLoadError::Io { source, .. } => source.to_string(),
-        studio_source::SourceLoadError::Parse { error, .. } => error.to_string(),
-    }
-}
-
-/// The error without the path, which the line already names.
-fn error_text(error: &studio_model::LoadError) -> String {
-    match error {
-        studio_model::LoadError::Io { source, .. } => source.to_string(),
-        studio_model::LoadError::Parse { error, .. } => error.to_string(),
-    }
 }
 
 /// Adds the `.mdl` files under `dir`, sorted (companion files are told apart when read).
