@@ -2,9 +2,9 @@
 //! source-animdata.md, "Blocks"). Its chains are read into the animations that point at them.
 
 use crate::anim_data::read_chain;
-use crate::animation::{Animation, STUDIO_FRAMEANIM, usable, usable_or_warn};
+use crate::animation::{Animation, STUDIO_FRAMEANIM, read_ik_data, usable};
 use crate::error::{FileRole, Problem, Record, Result, Warning};
-use crate::ik_rule::{self, Counts};
+use crate::ik_rule::Counts;
 use crate::include::AnimBlock;
 use crate::reader::FileData;
 
@@ -30,35 +30,8 @@ pub(crate) fn apply(
         // block's start (source-animdata.md, "Blocks").
         if animation.data.block >= 1 {
             let start = block_start(&file, blocks, animation.data.block);
-            if animation.block_ik_rule_index != 0 {
-                let rules = start.clone().and_then(|base| {
-                    ik_rule::rules(
-                        &file,
-                        i,
-                        base,
-                        animation.num_ik_rules,
-                        animation.block_ik_rule_index,
-                        counts,
-                    )
-                });
-                animation.ik_rules =
-                    usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
-            }
-            if animation.local_hierarchy_index != 0 {
-                let changes = start.and_then(|base| {
-                    ik_rule::local_hierarchy(
-                        &file,
-                        i,
-                        base,
-                        animation.num_local_hierarchy,
-                        animation.local_hierarchy_index,
-                        num_bones,
-                    )
-                });
-                animation.local_hierarchy =
-                    usable_or_warn(changes, "its local hierarchy is unavailable", warnings)
-                        .unwrap_or_default();
-            }
+            let indices = (animation.block_ik_rule_index, animation.local_hierarchy_index);
+            read_ik_data(&file, i, &start, animation, indices, counts, warnings);
         }
         if animation.flags & STUDIO_FRAMEANIM != 0 {
             continue;

@@ -234,17 +234,8 @@ pub(crate) fn parse(
             animation.zero_frames = usable_or_warn(checked, "its zero-frame data is unavailable", warnings);
         }
         // IK rules and local hierarchies in the .mdl (those in an .ani block are read with it).
-        if a.ikruleindex != 0 {
-            let rules = ik_rule::rules(file, i, at, a.numikrules, a.ikruleindex, counts);
-            animation.ik_rules =
-                usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
-        }
-        if a.animblock == 0 && a.localhierarchyindex != 0 {
-            let changes =
-                ik_rule::local_hierarchy(file, i, at, a.numlocalhierarchy, a.localhierarchyindex, num_bones);
-            animation.local_hierarchy =
-                usable_or_warn(changes, "its local hierarchy is unavailable", warnings).unwrap_or_default();
-        }
+        let hierarchy_index = if a.animblock == 0 { a.localhierarchyindex } else { 0 };
+        read_ik_data(file, i, &Ok(at), &mut animation, (a.ikruleindex, hierarchy_index), counts, warnings);
         out.push(animation);
     }
     Ok(out)
@@ -323,6 +314,36 @@ fn check_zero_frames(
     let start = file.at(record, Some(index), at, "zeroframeindex", zero.index)?;
     file.slice(record, Some(index), start, per_frame * zero.count as u64)?;
     Ok(zero)
+}
+
+/// Reads an animation's IK rules and local hierarchy changes at `indices` (rules, changes) from
+/// `base` in `file`, each where its index is not 0: from the animation record in the `.mdl`,
+/// from the animation's block in the `.ani` (source-animdata.md, "Blocks"). An unusable table,
+/// or a base that cannot be had, is a warning and leaves it empty.
+pub(crate) fn read_ik_data(
+    file: &FileData<'_>,
+    index: usize,
+    base: &Result<u64>,
+    animation: &mut Animation,
+    (rule_index, hierarchy_index): (i32, i32),
+    counts: &ik_rule::Counts,
+    warnings: &mut Vec<Warning>,
+) {
+    if rule_index != 0 {
+        let rules = base
+            .clone()
+            .and_then(|base| ik_rule::rules(file, index, base, animation.num_ik_rules, rule_index, counts));
+        animation.ik_rules =
+            usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
+    }
+    if hierarchy_index != 0 {
+        let count = animation.num_local_hierarchy;
+        let changes = base.clone().and_then(|base| {
+            ik_rule::local_hierarchy(file, index, base, count, hierarchy_index, counts.bones)
+        });
+        animation.local_hierarchy =
+            usable_or_warn(changes, "its local hierarchy is unavailable", warnings).unwrap_or_default();
+    }
 }
 
 /// A chain, or a warning that it is unavailable.
