@@ -3,39 +3,46 @@
 
 use studio_source::{Event, STUDIO_LOOPING};
 
-use crate::rig::{Rig, SeqRef};
+use crate::rig::{AnimRef, Rig, SeqRef};
+
+/// `Studio_SeqAnims`: the animations at the four corners of `seq`'s grid cell at `params`,
+/// weighted bilinearly, those with a weight above 0 (none for a sequence without a grid).
+fn corner_animations<'r, 'a>(
+    rig: &'r Rig<'a>,
+    seq: SeqRef<'r>,
+    params: &[f32],
+) -> impl Iterator<Item = (AnimRef<'a>, f32)> + 'r {
+    let corners = (!seq.seq.grid.contains(&0)).then(|| {
+        let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
+        let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);
+        [
+            (i0, i1, (1.0 - s0) * (1.0 - s1)),
+            (i0 + 1, i1, s0 * (1.0 - s1)),
+            (i0, i1 + 1, (1.0 - s0) * s1),
+            (i0 + 1, i1 + 1, s0 * s1),
+        ]
+    });
+    corners
+        .into_iter()
+        .flatten()
+        .filter(|&(_, _, w)| w > 0.0)
+        .filter_map(move |(x, y, w)| Some((rig.grid_cell(seq, x, y)?, w)))
+}
 
 /// Cycles per second of `seq` at pose parameters `params`: over the four corners of its grid
 /// cell weighted bilinearly (the engine's `Studio_SeqAnims`), Σ w × fps / (frames − 1) for the
 /// animations of more than one frame; 0 for a sequence without animation.
 pub fn cycle_rate(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32]) -> f32 {
-    let [g0, g1] = seq.seq.grid;
-    if g0 == 0 || g1 == 0 {
-        return 0.0;
-    }
-    let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
-    let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);
-    let corners = [
-        (i0, i1, (1.0 - s0) * (1.0 - s1)),
-        (i0 + 1, i1, s0 * (1.0 - s1)),
-        (i0, i1 + 1, (1.0 - s0) * s1),
-        (i0 + 1, i1 + 1, s0 * s1),
-    ];
-    corners
-        .iter()
-        .filter(|&&(_, _, w)| w > 0.0)
-        .filter_map(|&(x, y, w)| {
-            let local = *seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1))?;
-            let a = rig.animation(seq.group, local)?.animation;
-            (a.frames > 1).then(|| w * a.fps / (a.frames - 1) as f32)
-        })
+    corner_animations(rig, seq, params)
+        .filter(|(a, _)| a.animation.frames > 1)
+        .map(|(a, w)| w * a.animation.fps / (a.animation.frames - 1) as f32)
         .sum()
 }
 
 /// `Studio_AnimPosition`: how far an animation's movement has gone at `cycle` (whole loops
 /// past 1 or below 0 add the whole movement), and its yaw; `None` without movement pieces.
 pub fn animation_movement(animation: &studio_source::Animation, cycle: f32) -> Option<(glam::Vec3, f32)> {
-    let (last, pieces) = animation.movements.split_last().map(|(l, _)| (l, &animation.movements))?;
+    let last = animation.movements.last()?;
     let loops = if cycle > 1.0 {
         cycle.trunc()
     } else if cycle < 0.0 {
@@ -45,7 +52,7 @@ pub fn animation_movement(animation: &studio_source::Animation, cycle: f32) -> O
     };
     let frame = (cycle - loops) * animation.frames.saturating_sub(1) as f32;
     let (mut position, mut yaw, mut previous) = (glam::Vec3::ZERO, 0.0f32, 0.0f32);
-    for piece in pieces {
+    for piece in &animation.movements {
         let end = piece.end_frame as f32;
         if end >= frame {
             let f = (frame - previous) / (end - previous);
@@ -68,25 +75,8 @@ pub fn animation_movement(animation: &studio_source::Animation, cycle: f32) -> O
 /// `Studio_SeqMovement`: a sequence's movement at `cycle`, its grid cell's corners weighted
 /// bilinearly as for its rate.
 pub fn sequence_movement(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) -> (glam::Vec3, f32) {
-    let [g0, g1] = seq.seq.grid;
-    if g0 == 0 || g1 == 0 {
-        return (glam::Vec3::ZERO, 0.0);
-    }
-    let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
-    let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);
-    let corners = [
-        (i0, i1, (1.0 - s0) * (1.0 - s1)),
-        (i0 + 1, i1, s0 * (1.0 - s1)),
-        (i0, i1 + 1, (1.0 - s0) * s1),
-        (i0 + 1, i1 + 1, s0 * s1),
-    ];
     let mut total = (glam::Vec3::ZERO, 0.0);
-    for (x, y, w) in corners {
-        if w <= 0.0 {
-            continue;
-        }
-        let local = seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied();
-        let Some(a) = local.and_then(|l| rig.animation(seq.group, l)) else { continue };
+    for (a, w) in corner_animations(rig, seq, params) {
         if let Some((position, yaw)) = animation_movement(a.animation, cycle) {
             total.0 += position * w;
             total.1 += yaw * w;

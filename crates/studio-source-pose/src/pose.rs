@@ -154,15 +154,27 @@ impl<'a> SourceEvaluator<'a> {
 
     /// The bone-to-model transform of every render bone for `request`, into `out`.
     pub fn evaluate(&mut self, request: &SourceRequest<'_>, out: &mut Vec<Affine3A>) {
-        let model = self.rig.render();
-        self.pose.set_defaults(model);
         let ctx = Ctx { rig: &self.rig, params: request.params, tables: Some(&self.tables) };
-        accumulate(ctx, &mut self.scratch, &mut self.pose, request.sequence, request.cycle, 1.0, 0);
-        if let Some(inputs) = request.controllers {
-            controllers(model, &inputs, &mut self.pose);
-        }
-        matrices_into(model, &self.pose, out);
+        pose_into(ctx, &mut self.scratch, &mut self.pose, request, out);
     }
+}
+
+/// The pipeline for a viewer: defaults, the sequence accumulated with weight 1, the bone
+/// controllers, then the matrices.
+fn pose_into(
+    ctx: Ctx<'_, '_>,
+    scratch: &mut Scratch,
+    pose: &mut LocalPose,
+    request: &SourceRequest<'_>,
+    out: &mut Vec<Affine3A>,
+) {
+    let model = ctx.rig.render();
+    pose.set_defaults(model);
+    accumulate(ctx, scratch, pose, request.sequence, request.cycle, 1.0, 0);
+    if let Some(inputs) = request.controllers {
+        controllers(model, &inputs, pose);
+    }
+    matrices_into(model, pose, out);
 }
 
 /// A pose request: the sequence, its cycle, and every pose parameter normalised to 0–1.
@@ -183,13 +195,10 @@ pub struct SourceRequest<'a> {
 /// combined pose parameters of `rig`).
 pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
     let model = rig.render();
-    let mut pose = LocalPose::defaults(model);
+    let (mut pose, mut out) = (LocalPose::defaults(model), Vec::with_capacity(model.bones.len()));
     let ctx = Ctx { rig, params: request.params, tables: None };
-    accumulate(ctx, &mut Scratch::default(), &mut pose, request.sequence, request.cycle, 1.0, 0);
-    if let Some(inputs) = request.controllers {
-        controllers(model, &inputs, &mut pose);
-    }
-    matrices(model, &pose)
+    pose_into(ctx, &mut Scratch::default(), &mut pose, request, &mut out);
+    out
 }
 
 /// `CalcBoneAdj` (source-bonesetup.md, "Bone controllers"): each controller's value
@@ -447,10 +456,7 @@ fn grid(ctx: Ctx<'_, '_>, scratch: &mut Scratch, seq: SeqRef<'_>, cycle: f32, ou
         return false;
     }
     // Grid entries are local to the sequence's group.
-    let cell = |x: usize, y: usize| {
-        let local = seq.seq.animations.get(y.min(g1 - 1) * g0 + x.min(g0 - 1)).copied()?;
-        rig.animation(seq.group, local)
-    };
+    let cell = |x: usize, y: usize| rig.grid_cell(seq, x, y);
     let all_zeros = |a: Option<AnimRef<'_>>| a.is_some_and(|a| a.animation.flags & STUDIO_ALLZEROS != 0);
     let (i0, s0) = grid_axis(rig, seq, params, 0);
     let (i1, s1) = grid_axis(rig, seq, params, 1);

@@ -195,6 +195,14 @@ impl<'a> Rig<'a> {
         Some(AnimRef { group: g, index: i, animation: self.groups[g].animations.get(i)? })
     }
 
+    /// The animation at cell (`x`, `y`) of `seq`'s blend grid, each clamped to the grid (its
+    /// entries are local to the sequence's group).
+    pub fn grid_cell(&self, seq: SeqRef<'_>, x: usize, y: usize) -> Option<AnimRef<'a>> {
+        let [g0, g1] = seq.seq.grid;
+        let entry = y.min(g1.checked_sub(1)?).checked_mul(g0)?.checked_add(x.min(g0.checked_sub(1)?))?;
+        self.animation(seq.group, *seq.seq.animations.get(entry)?)
+    }
+
     /// The combined index of `group`'s local pose parameter.
     pub fn param(&self, group: usize, local: usize) -> Option<usize> {
         self.params.get(group)?.get(local).copied()
