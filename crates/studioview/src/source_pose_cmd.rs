@@ -152,13 +152,13 @@ pub fn run_bench(
     let model = &loaded.model;
     let mut evaluator = SourceEvaluator::new(model);
     let table_bytes = evaluator.table_bytes();
-    let rig = Rig::new(model);
+    let rig = evaluator.rig();
     let evaluable: Vec<usize> = (0..rig.num_sequences())
         .filter(|&i| rig.sequence(i).is_some_and(|s| s.seq.grid[0] * s.seq.grid[1] > 0))
         .collect();
     let evaluable = match sequence {
         None => evaluable,
-        Some(wanted) => match find_sequence(&rig, wanted).filter(|s| evaluable.contains(s)) {
+        Some(wanted) => match find_sequence(rig, wanted).filter(|s| evaluable.contains(s)) {
             Some(s) => vec![s],
             None => {
                 eprintln!("error: {} has no sequence {wanted:?} with animation", path.display());
@@ -171,13 +171,15 @@ pub fn run_bench(
         return ExitCode::FAILURE;
     }
     let n = evaluable.len();
-    let mut params = vec![0.0f32; rig.pose_parameters.len()];
+    // The ranges, apart from the evaluator, which the timed loop borrows.
+    let ranges = rig.pose_parameters.clone();
+    let mut params = vec![0.0f32; ranges.len()];
     let mut bones = Vec::with_capacity(model.bones.len());
     let mut run = |count: usize| {
         let mut checksum = 0.0f64;
         for i in 0..count {
             let k = (i / n) as f64;
-            for (j, (value, p)) in params.iter_mut().zip(&rig.pose_parameters).enumerate() {
+            for (j, (value, p)) in params.iter_mut().zip(&ranges).enumerate() {
                 let f = (k * 0.29 + j as f64 * 0.13).fract() as f32;
                 *value = params::normalise(p, p.start + f * (p.end - p.start));
             }
@@ -204,7 +206,7 @@ pub fn run_bench(
     }
     let ns = best * 1e9 / poses as f64;
     println!("model {}", path.display());
-    println!("bones {}  sequences {n}  pose_parameters {}", model.bones.len(), rig.pose_parameters.len());
+    println!("bones {}  sequences {n}  pose_parameters {}", model.bones.len(), ranges.len());
     println!("poses {poses}");
     println!("ns_per_pose {ns:.1}");
     println!("ns_per_bone {:.2}", ns / model.bones.len() as f64);
