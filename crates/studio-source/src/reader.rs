@@ -71,6 +71,23 @@ impl<'a> FileData<'a> {
         self.reader.relative(base, field, relative).map_err(self.placed(record, index))
     }
 
+    /// A table's record count and where it starts: `count` records at `base + relative`, both
+    /// read from a record's fields (an empty table is not placed: nothing reads it).
+    fn located(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        (count_field, count): (&'static str, i32),
+        (offset_field, relative): (&'static str, i32),
+    ) -> Result<(u64, u64)> {
+        let count = self.reader.unsigned(base, count_field, count).map_err(self.placed(record, index))?;
+        if count == 0 {
+            return Ok((0, base));
+        }
+        Ok((count, self.at(record, index, base, offset_field, relative)?))
+    }
+
     /// A table of `count` records of `T` at `base + relative`, checked to lie in the file.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn table<T: Pod>(
@@ -83,38 +100,29 @@ impl<'a> FileData<'a> {
         offset_field: &'static str,
         relative: i32,
     ) -> Result<Table<'a, T>> {
-        let count = self.reader.unsigned(base, count_field, count).map_err(self.placed(record, index))?;
-        if count == 0 {
-            return self.reader.table_at(0, base).map_err(self.placed(record, index));
-        }
-        let offset = self.at(record, index, base, offset_field, relative)?;
+        let (count, offset) =
+            self.located(record, index, base, (count_field, count), (offset_field, relative))?;
         self.reader.table_at(count, offset).map_err(self.placed(record, index))
     }
 
-    /// `count` packed records of `size` bytes at `base + relative`: each with its index, its
-    /// offset and its bytes.
-    #[allow(clippy::too_many_arguments)]
+    /// `count` packed records of `size` bytes at `base + relative`, checked to lie in the file:
+    /// each with its index, its offset and its bytes.
     pub(crate) fn packed(
         &self,
         record: Record,
         index: Option<usize>,
         base: u64,
         size: u64,
-        (count_field, count): (&'static str, i32),
-        (offset_field, relative): (&'static str, i32),
-    ) -> Result<Vec<(usize, u64, &'a [u8])>> {
-        let count = self.reader.unsigned(base, count_field, count).map_err(self.placed(record, index))?;
-        if count == 0 {
-            return Ok(Vec::new());
-        }
-        let start = self.at(record, index, base, offset_field, relative)?;
+        count: (&'static str, i32),
+        offset: (&'static str, i32),
+    ) -> Result<impl ExactSizeIterator<Item = (usize, u64, &'a [u8])> + use<'a>> {
+        let (count, start) = self.located(record, index, base, count, offset)?;
         let bytes = self.reader.records(count, size, start).map_err(self.placed(record, index))?;
-        let size_usize = usize::try_from(size).unwrap_or(usize::MAX);
+        let size_usize = usize::try_from(size).unwrap_or(usize::MAX).max(1);
         Ok(bytes
             .chunks_exact(size_usize)
             .enumerate()
-            .map(|(i, chunk)| (i, start + i as u64 * size, chunk))
-            .collect())
+            .map(move |(i, chunk)| (i, start + i as u64 * size, chunk)))
     }
 
     /// The name an offset field of the record at `base` points at; 0 means none (an empty

@@ -184,7 +184,7 @@ fn strip_group(file: &FileData<'_>, g: usize, at: u64, group: &[u8], long: bool)
         ("numVerts", i32_at(group, 0)),
         ("vertOffset", i32_at(group, 4)),
     )?;
-    let mesh_vertices: Vec<u16> = vertices.iter().map(|(_, _, v)| u16::from_le_bytes([v[4], v[5]])).collect();
+    let mesh_vertices: Vec<u16> = vertices.map(|(_, _, v)| u16::from_le_bytes([v[4], v[5]])).collect();
     let index_records = file.packed(
         Record::StripGroup,
         index,
