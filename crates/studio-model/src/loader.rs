@@ -24,10 +24,14 @@ pub use studio_bytes::files::companion_path;
 
 /// Loads the model at `path` with whatever companion files it needs and has.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
-    let io = |source| LoadError::Io { path: path.to_owned(), source };
-    let main = std::fs::read(path).map_err(io)?;
+    let main = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
+    load_read(path, &main)
+}
+
+/// [`load`] for a main file already read from `path`.
+pub fn load_read(path: &Path, main: &[u8]) -> Result<Loaded, LoadError> {
     let parse_error = |error| LoadError::Parse { path: path.to_owned(), error: Box::new(error) };
-    let needed = companions_needed(&main).map_err(parse_error)?;
+    let needed = companions_needed(main).map_err(parse_error)?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     let dir = path.parent().unwrap_or(Path::new(""));
 
@@ -44,7 +48,7 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
         (1..=needed.group_files.min(99)).map(|g| read(format!("{stem}{g:02}.mdl"))).collect();
     let files = ModelFiles {
         stem,
-        main: &main,
+        main,
         textures: textures.as_deref(),
         groups: groups.iter().map(|g| g.as_deref()).collect(),
     };

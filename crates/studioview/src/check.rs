@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use studio_model::{companion_path, companions_needed, is_group_file, load};
+use studio_model::{companion_path, companions_needed, is_group_file, load_read};
 
 /// Runs the command: exit code 0 when no model failed.
 pub fn run(paths: &[PathBuf]) -> ExitCode {
@@ -149,7 +149,7 @@ fn check_one(path: &Path, named: bool) -> Option<Outcome> {
     if !named && is_companion(path, &bytes) {
         return None;
     }
-    Some(match load(path) {
+    Some(match load_read(path, &bytes) {
         Ok(loaded) => {
             let warnings = loaded.model.warnings.iter().map(ToString::to_string).collect();
             let own = bytes.len() as u64;
