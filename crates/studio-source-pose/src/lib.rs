@@ -16,5 +16,5 @@ pub mod rig;
 pub mod table;
 
 pub use points::{attachment_points, hitbox_corners, skinning_matrices};
-pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices, matrices_into};
+pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices_into};
 pub use rig::{Rig, SeqRef};

@@ -228,14 +228,8 @@ pub fn controllers(model: &SourceModel, inputs: &[f32; 5], pose: &mut LocalPose)
     }
 }
 
-/// `Studio_BuildMatrices`: parent × local for every bone, parents first.
-pub fn matrices(model: &SourceModel, pose: &LocalPose) -> Vec<Affine3A> {
-    let mut out = Vec::with_capacity(model.bones.len());
-    matrices_into(model, pose, &mut out);
-    out
-}
-
-/// [`matrices`] into `out`, in the room it has.
+/// `Studio_BuildMatrices`: parent × local for every bone, parents first, into `out` (in the
+/// room it has).
 pub fn matrices_into(model: &SourceModel, pose: &LocalPose, out: &mut Vec<Affine3A>) {
     out.clear();
     for (i, bone) in model.bones.iter().enumerate() {
