@@ -1,8 +1,10 @@
 // Skinned, textured studio model mesh, after frame.wgsl. Keep in sync with studio-render's
 // gpu_types.rs (BonesUniform, MeshVertex, TextureParams).
 //
-// Skinning is rigid, as in the format: each vertex and each normal follows one bone
-// (goldsrc-geometry.md, "Submodels").
+// Each vertex is skinned by up to 4 weighted bones: GoldSrc vertices follow one bone with weight
+// 1 and their normal its own bone (goldsrc-geometry.md, "Submodels"); Source vertices carry the
+// .vvd's up to 3 weights, and their normal follows the same blend (source-bonesetup.md,
+// "Skinning and poseToBone"). `bones` holds each bone's skinning matrix.
 //
 // No branch depends on a uniform alone: Mesa's software Vulkan driver (lavapipe) inlines the
 // uniforms such a branch reads and compiles the shader again whenever their bind group is
@@ -14,8 +16,13 @@ struct Bones {
 };
 
 struct TextureParams {
-    // xy: 1 / texture size in texels; z: 1 for chrome; w: 1 for masked.
+    // xy: texel scale (1 / texture size for texel units); z: 1 for chrome; w: alpha below which
+    // texels are dropped (0: none).
     params: vec4<f32>,
+    // rgb: tint; w: unused.
+    tint: vec4<f32>,
+    // x: 1 for fullbright; y: 1 for blended (the texels' alpha is kept); zw: unused.
+    flags: vec4<f32>,
 };
 
 @group(0) @binding(1) var<uniform> bones: Bones;
@@ -27,7 +34,10 @@ struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) texel: vec2<f32>,
-    @location(3) bone: vec2<u32>,
+    @location(3) bones: vec4<u32>,
+    @location(4) weights: vec4<f32>,
+    // The bone the normal follows alone, or 0xffffffff to follow the weights.
+    @location(5) normal_bone: u32,
 };
 
 struct VertexOut {
@@ -39,10 +49,18 @@ struct VertexOut {
 
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
-    let vertex_bone = bones.model_from_bone[min(in.bone.x, 255u)];
-    let normal_bone = bones.model_from_bone[min(in.bone.y, 255u)];
-    let position = (vertex_bone * vec4<f32>(in.position, 1.0)).xyz;
-    let normal = normalize((normal_bone * vec4<f32>(in.normal, 0.0)).xyz);
+    let b = min(in.bones, vec4<u32>(255u));
+    let skin = bones.model_from_bone[b.x] * in.weights.x + bones.model_from_bone[b.y] * in.weights.y
+        + bones.model_from_bone[b.z] * in.weights.z + bones.model_from_bone[b.w] * in.weights.w;
+    let own = bones.model_from_bone[min(in.normal_bone, 255u)];
+    let follows = in.normal_bone > 255u;
+    let normal_skin = mat3x3<f32>(
+        select(own[0].xyz, skin[0].xyz, follows),
+        select(own[1].xyz, skin[1].xyz, follows),
+        select(own[2].xyz, skin[2].xyz, follows),
+    );
+    let position = (skin * vec4<f32>(in.position, 1.0)).xyz;
+    let normal = normalize(normal_skin * in.normal);
     var out: VertexOut;
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
@@ -61,19 +79,22 @@ fn shade(in: VertexOut) -> f32 {
     let n = select(normalize(in.normal), flat_normal, frame.options.x > 0.5);
     let diffuse = max(dot(n, -frame.light.xyz), 0.0);
     let lit = min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
-    // Unlit (fullbright) when options.z is 0.
-    return select(lit, 1.0, frame.options.z < 0.5);
+    // Unlit when options.z is 0 (fullbright view) or the material is self-lit; `|` rather than
+    // `||`, which would be a branch.
+    return select(lit, 1.0, (frame.options.z < 0.5) | (texture_params.flags.x > 0.5));
 }
 
 @fragment
 fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let texel = textureSample(skin_texture, skin_sampler, in.uv);
-    // Masked textures (params.w = 1) drop texels below half alpha; others (0) drop none.
-    if texel.a < 0.5 * texture_params.params.w {
+    // Masked and alpha-tested materials drop texels below their reference; others (0) none.
+    if texel.a < texture_params.params.w {
         discard;
     }
     let light = shade(in);
-    return vec4<f32>(texel.rgb * light, frame.options.y);
+    // Blended materials keep their texels' alpha; others are opaque but for the view's opacity.
+    let alpha = select(1.0, texel.a, texture_params.flags.y > 0.5) * frame.options.y;
+    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light, alpha);
 }
 
 @fragment

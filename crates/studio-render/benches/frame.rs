@@ -57,7 +57,8 @@ fn frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("frame");
     for (name, model, pose) in [("soldier (32 bones)", &*soldier, &pose), ("128 bones", &big.0, &big.1)] {
         let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-        let gpu = renderer.upload(model);
+        let gpu = renderer.upload(&studio_render::goldsrc::render_model(model));
+        let frame = studio_render::goldsrc::frame_pose(model, pose, Some(3));
         let camera = OrbitCamera::framing(model.header.bbmin, model.header.bbmax, 30.0, 15.0);
         let (clip, view) = (camera.clip_from_model(16.0 / 9.0), camera.view_from_model());
         // A frame's CPU side as the app makes it: the writes, the pass and the hand-back of
@@ -69,10 +70,8 @@ fn frame(c: &mut Criterion) {
                 for _ in 0..iterations {
                     let started = std::time::Instant::now();
                     let mut encoder = context.device.create_command_encoder(&Default::default());
-                    renderer.prepare(&mut encoder, model, pose, Some(3), clip, view, &options);
-                    target.pass(&mut encoder, options.background, |pass| {
-                        renderer.draw(pass, model, &gpu, &options)
-                    });
+                    renderer.prepare(&mut encoder, &gpu, &frame, clip, view, &options);
+                    target.pass(&mut encoder, options.background, |pass| renderer.draw(pass, &gpu, &options));
                     renderer.finish(&encoder);
                     let commands = encoder.finish();
                     spent += started.elapsed();

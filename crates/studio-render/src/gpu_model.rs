@@ -1,12 +1,13 @@
-//! A model's long-lived GPU resources, uploaded once: per mesh, its vertices (in bone space,
-//! each with its bone), triangle indices and wireframe edges; every texture with its mips.
+//! A model's long-lived GPU resources, uploaded once: per body part, submodel, LOD and mesh its
+//! vertices, triangle indices and wireframe edges; every material's texture; and the little the
+//! overlays need of the model (the skeleton's shape, its box).
 
 use std::collections::HashSet;
 
-use studio_model::{Mesh, Model, Submodel};
+use glam::Vec3;
 use wgpu::util::DeviceExt;
 
-use crate::gpu_types::MeshVertex;
+use crate::scene::{RenderModel, submodel_for_body};
 use crate::texture::{GpuTexture, upload};
 
 /// One mesh's buffers.
@@ -22,52 +23,48 @@ pub struct GpuMesh {
     pub edges: wgpu::Buffer,
     /// Number of edge indices.
     pub edge_count: u32,
-    /// Skin slot: the column of the skin table that gives the texture.
-    pub skin_ref: i32,
+    /// Skin slot: the column of the skin table that gives the material.
+    pub slot: usize,
 }
 
-/// The meshes of one submodel (empty meshes are left out).
+/// The meshes of one submodel per LOD (empty meshes are left out).
 #[derive(Debug, Default)]
 pub struct GpuSubmodel {
-    /// Meshes.
-    pub meshes: Vec<GpuMesh>,
+    /// Per LOD, the meshes.
+    pub lods: Vec<Vec<GpuMesh>>,
 }
 
-/// Everything of a model the GPU keeps: per body part its submodels, and the textures.
+impl GpuSubmodel {
+    /// The meshes of `lod`, or of the last LOD there is when it asks for more.
+    pub fn meshes(&self, lod: usize) -> &[GpuMesh] {
+        self.lods.get(lod).or(self.lods.last()).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Everything of a model the GPU keeps, and what the renderer needs of it each frame.
 #[derive(Debug)]
 pub struct GpuModel {
-    /// Per body part, per submodel.
-    pub body_parts: Vec<Vec<GpuSubmodel>>,
-    /// One per model texture.
+    /// Per body part: its base (the divisor of the body number) and submodels.
+    pub body_parts: Vec<(i32, Vec<GpuSubmodel>)>,
+    /// One per material.
     pub textures: Vec<GpuTexture>,
-    /// Drawn for meshes whose skin names no texture.
+    /// Drawn for meshes whose skin names no material.
     pub fallback: GpuTexture,
-}
-
-/// The vertices of a mesh as the mesh shader takes them.
-pub fn mesh_vertices(submodel: &Submodel, mesh: &Mesh) -> Vec<MeshVertex> {
-    mesh.vertices
-        .iter()
-        .map(|v| {
-            let (vertex, normal) = (usize::from(v.vertex), usize::from(v.normal));
-            MeshVertex {
-                position: submodel.vertices.get(vertex).map_or([0.0; 3], |p| p.to_array()),
-                normal: submodel.normals.get(normal).map_or([0.0, 0.0, 1.0], |n| n.to_array()),
-                texel: [f32::from(v.s), f32::from(v.t)],
-                bone: [
-                    submodel.vertex_bones.get(vertex).map_or(0, |&b| u32::from(b)),
-                    submodel.normal_bones.get(normal).map_or(0, |&b| u32::from(b)),
-                ],
-            }
-        })
-        .collect()
+    /// Skin families (per family, per slot, the material).
+    pub skins: Vec<Vec<Option<usize>>>,
+    /// Each bone's parent.
+    pub parents: Vec<Option<usize>>,
+    /// The model's box.
+    pub bounds: (Vec3, Vec3),
+    /// Per hit box set, each box's hit group.
+    pub hitbox_sets: Vec<Vec<i32>>,
 }
 
 /// Each distinct edge of a mesh's triangles once, as line-list indices.
-pub fn mesh_edges(mesh: &Mesh) -> Vec<u32> {
+pub fn mesh_edges(triangles: &[[u32; 3]]) -> Vec<u32> {
     let mut seen = HashSet::new();
     let mut edges = Vec::new();
-    for t in &mesh.triangles {
+    for t in triangles {
         for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
             if seen.insert((a.min(b), a.max(b))) {
                 edges.extend([a, b]);
@@ -84,7 +81,7 @@ impl GpuModel {
         queue: &wgpu::Queue,
         texture_layout: &wgpu::BindGroupLayout,
         sampler: &wgpu::Sampler,
-        model: &Model,
+        model: &RenderModel,
     ) -> Self {
         let buffer = |label: &str, contents: &[u8], usage| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -97,49 +94,79 @@ impl GpuModel {
             .body_parts
             .iter()
             .map(|part| {
-                part.submodels
+                let submodels = part
+                    .submodels
                     .iter()
                     .map(|submodel| GpuSubmodel {
-                        meshes: submodel
-                            .meshes
+                        lods: submodel
+                            .lods
                             .iter()
-                            .filter(|mesh| !mesh.triangles.is_empty())
-                            .map(|mesh| {
-                                let indices: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
-                                let edges = mesh_edges(mesh);
-                                GpuMesh {
-                                    vertices: buffer(
-                                        "mesh vertices",
-                                        bytemuck::cast_slice(&mesh_vertices(submodel, mesh)),
-                                        wgpu::BufferUsages::VERTEX,
-                                    ),
-                                    indices: buffer(
-                                        "mesh indices",
-                                        bytemuck::cast_slice(&indices),
-                                        wgpu::BufferUsages::INDEX,
-                                    ),
-                                    index_count: indices.len() as u32,
-                                    edges: buffer(
-                                        "mesh edges",
-                                        bytemuck::cast_slice(&edges),
-                                        wgpu::BufferUsages::INDEX,
-                                    ),
-                                    edge_count: edges.len() as u32,
-                                    skin_ref: mesh.skin_ref,
-                                }
+                            .map(|meshes| {
+                                meshes
+                                    .iter()
+                                    .filter(|mesh| !mesh.triangles.is_empty() && !mesh.vertices.is_empty())
+                                    .map(|mesh| {
+                                        let edges = mesh_edges(&mesh.triangles);
+                                        GpuMesh {
+                                            vertices: buffer(
+                                                "mesh vertices",
+                                                bytemuck::cast_slice(&mesh.vertices),
+                                                wgpu::BufferUsages::VERTEX,
+                                            ),
+                                            indices: buffer(
+                                                "mesh indices",
+                                                bytemuck::cast_slice(&mesh.triangles),
+                                                wgpu::BufferUsages::INDEX,
+                                            ),
+                                            index_count: (mesh.triangles.len() * 3) as u32,
+                                            edges: buffer(
+                                                "mesh edges",
+                                                bytemuck::cast_slice(&edges),
+                                                wgpu::BufferUsages::INDEX,
+                                            ),
+                                            edge_count: edges.len() as u32,
+                                            slot: mesh.slot,
+                                        }
+                                    })
+                                    .collect()
                             })
                             .collect(),
                     })
-                    .collect()
+                    .collect();
+                (part.base, submodels)
             })
             .collect();
         let textures =
-            model.textures.iter().map(|t| upload(device, queue, texture_layout, sampler, Some(t))).collect();
-        Self { body_parts, textures, fallback: upload(device, queue, texture_layout, sampler, None) }
+            model.materials.iter().map(|m| upload(device, queue, texture_layout, sampler, m)).collect();
+        Self {
+            body_parts,
+            textures,
+            fallback: upload(device, queue, texture_layout, sampler, &Default::default()),
+            skins: model.skins.clone(),
+            parents: model.parents.clone(),
+            bounds: model.bounds,
+            hitbox_sets: model.hitbox_sets.clone(),
+        }
     }
 
-    /// The texture a mesh of skin slot `skin_ref` shows in skin family `skin`.
-    pub fn texture(&self, model: &Model, skin: usize, skin_ref: i32) -> &GpuTexture {
-        model.skins.texture(skin, skin_ref).and_then(|t| self.textures.get(t)).unwrap_or(&self.fallback)
+    /// The material a mesh of skin slot `slot` shows in skin family `skin`.
+    pub fn texture(&self, skin: usize, slot: usize) -> &GpuTexture {
+        self.skins
+            .get(skin)
+            .and_then(|family| *family.get(slot)?)
+            .and_then(|t| self.textures.get(t))
+            .unwrap_or(&self.fallback)
+    }
+
+    /// The submodel body number `body` chooses in each body part.
+    pub fn submodels(&self, body: i32) -> impl Iterator<Item = &GpuSubmodel> {
+        self.body_parts.iter().filter_map(move |(base, submodels)| {
+            submodels.get(submodel_for_body(*base, submodels.len(), body)?)
+        })
+    }
+
+    /// Triangles drawn for body number `body` at `lod`.
+    pub fn triangles(&self, body: i32, lod: usize) -> u32 {
+        self.submodels(body).flat_map(|s| s.meshes(lod)).map(|m| m.index_count / 3).sum()
     }
 }

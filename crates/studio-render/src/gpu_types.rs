@@ -30,26 +30,53 @@ pub struct BonesUniform {
     pub model_from_bone: [[[f32; 4]; 4]; MAX_BONES],
 }
 
-/// `VertexIn` in `mesh.wgsl`: one vertex of a triangle command.
+/// Marks a [`MeshVertex`] whose normal follows the position's bones and weights.
+pub const NORMAL_FOLLOWS_WEIGHTS: u32 = u32::MAX;
+
+/// `VertexIn` in `mesh.wgsl`: one vertex, skinned by up to 4 weighted bones (GoldSrc: one
+/// bone of weight 1; Source: the `.vvd`'s up to 3).
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 #[repr(C)]
 pub struct MeshVertex {
-    /// Position in its bone's space.
+    /// Position in the mesh's space (each skinning matrix takes it to the posed model).
     pub position: [f32; 3],
-    /// Normal in its normal bone's space.
+    /// Normal in the same space.
     pub normal: [f32; 3],
-    /// Texel coordinates s, t (divided by the texture's size in the shader).
+    /// Texture coordinates, multiplied by the material's `texel_scale` in the shader.
     pub texel: [f32; 2],
-    /// The vertex's bone and the normal's bone.
-    pub bone: [u32; 2],
+    /// Bone indices; a weight of 0 makes its bone irrelevant.
+    pub bones: [u8; 4],
+    /// Bone weights, summing to 1.
+    pub weights: [f32; 4],
+    /// The bone the normal follows alone (GoldSrc stores normals with their own bone), or
+    /// [`NORMAL_FOLLOWS_WEIGHTS`].
+    pub normal_bone: u32,
 }
 
-/// `TextureParams` in `mesh.wgsl`.
+impl MeshVertex {
+    /// A vertex following one bone rigidly, its normal following `normal_bone`.
+    pub fn rigid(position: [f32; 3], normal: [f32; 3], texel: [f32; 2], bone: u8, normal_bone: u8) -> Self {
+        Self {
+            position,
+            normal,
+            texel,
+            bones: [bone, 0, 0, 0],
+            weights: [1.0, 0.0, 0.0, 0.0],
+            normal_bone: u32::from(normal_bone),
+        }
+    }
+}
+
+/// `TextureParams` in `mesh.wgsl`: one material's drawing parameters.
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
 pub struct TextureParams {
-    /// xy: 1 / texture size; z: 1 for chrome; w: 1 for masked.
+    /// xy: texel scale; z: 1 for chrome; w: alpha below which texels are dropped.
     pub params: [f32; 4],
+    /// rgb: tint (linear); w: unused.
+    pub tint: [f32; 4],
+    /// x: 1 for fullbright; y: 1 for blended; zw: unused.
+    pub flags: [f32; 4],
 }
 
 /// `VertexIn` in `overlay.wgsl`: a coloured point of a line or triangle.
@@ -63,5 +90,5 @@ pub struct OverlayVertex {
 }
 
 const _: () = assert!(size_of::<FrameUniform>() == 176);
-const _: () = assert!(size_of::<MeshVertex>() == 40);
+const _: () = assert!(size_of::<MeshVertex>() == 56);
 const _: () = assert!(size_of::<OverlayVertex>() == 28);

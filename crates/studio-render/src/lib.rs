@@ -1,7 +1,8 @@
 //! The wgpu renderer of studioview: a model's skinned, textured mesh and its overlays —
 //! skeleton, hit boxes coloured by hit group, attachments, bounding boxes, ground grid.
 //!
-//! A [`GpuModel`] is uploaded once per model; each frame [`Renderer::prepare`] records the
+//! The renderer sees no file format: [`goldsrc`] and [`source`] turn each format's model and
+//! pose into a [`RenderModel`] and a [`FramePose`]. A [`GpuModel`] is uploaded once per model; each frame [`Renderer::prepare`] records the
 //! writes of the bone matrices, camera and overlays (through a staging belt: no buffer is
 //! created once it is warm), [`Renderer::draw`] records the draws into any render pass of the
 //! renderer's format, and [`Renderer::finish`] hands the staging buffers back with the
@@ -14,35 +15,33 @@
 
 mod camera;
 mod context;
+pub mod goldsrc;
 mod gpu_model;
 pub mod gpu_types;
 mod offscreen;
 pub mod overlay;
 mod renderer;
+pub mod scene;
 pub mod shaders;
+pub mod source;
 mod texture;
 
 pub use camera::OrbitCamera;
 pub use context::{GpuContext, RenderError, request_adapter};
-pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges, mesh_vertices};
+pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
 pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};
+pub use scene::{
+    Blend, FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
+};
 pub use texture::{GpuTexture, downsample};
 
-use studio_model::Model;
-use studio_pose::Pose;
-
-/// A scene to draw: model, pose (with hit boxes and attachments placed), sequence (for its
-/// box), camera and options.
+/// A scene to draw: the uploaded model, its pose, camera and options.
 #[derive(Clone, Copy, Debug)]
 pub struct Scene<'a> {
-    /// The model.
-    pub model: &'a Model,
-    /// Its pose.
-    pub pose: &'a Pose,
-    /// The sequence the pose is from, for the sequence box.
-    pub sequence: Option<usize>,
+    /// The pose.
+    pub pose: FramePose<'a>,
     /// The camera.
     pub camera: &'a OrbitCamera,
     /// What to draw.
@@ -63,16 +62,13 @@ pub fn render_image(
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
     renderer.prepare(
         &mut encoder,
-        scene.model,
-        scene.pose,
-        scene.sequence,
+        gpu,
+        &scene.pose,
         scene.camera.clip_from_model(aspect),
         scene.camera.view_from_model(),
         scene.options,
     );
-    target.pass(&mut encoder, scene.options.background, |pass| {
-        renderer.draw(pass, scene.model, gpu, scene.options)
-    });
+    target.pass(&mut encoder, scene.options.background, |pass| renderer.draw(pass, gpu, scene.options));
     target.copy_out(&mut encoder);
     renderer.finish(&encoder);
     context.queue.submit([encoder.finish()]);

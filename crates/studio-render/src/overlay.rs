@@ -3,10 +3,9 @@
 //! reused from frame to frame, with room reserved when the model is loaded.
 
 use glam::{Vec3, Vec3A};
-use studio_model::Model;
-use studio_pose::Pose;
 
 use crate::gpu_types::OverlayVertex;
+use crate::scene::{FramePose, RenderModel};
 
 /// The colours of hit groups 0–7 (Half-Life's generic, head, chest, stomach, left arm, right
 /// arm, left leg, right leg), as sRGB bytes: the app's legend shows the same.
@@ -132,18 +131,12 @@ const BOX_TRIANGLES: [[usize; 3]; 12] = [
 
 impl Overlay {
     /// Room for every overlay of `model`, so building one never allocates.
-    pub fn for_model(model: &Model) -> Self {
-        let bones = model.bones.len();
-        let lines = bones * 8
-            + model.hitboxes.len() * 24
-            + model.attachments.len() * 6
-            + 2 * 24
-            + 4 * (2 * GRID_HALF as usize + 1);
-        Self {
-            lines: Vec::with_capacity(lines),
-            on_top: 0,
-            triangles: Vec::with_capacity(model.hitboxes.len() * 36),
-        }
+    pub fn for_model(model: &RenderModel) -> Self {
+        let bones = model.parents.len();
+        let max_hitboxes = model.hitbox_sets.iter().map(Vec::len).max().unwrap_or(0);
+        let lines =
+            bones * 8 + max_hitboxes * 24 + model.attachments * 6 + 2 * 24 + 4 * (2 * GRID_HALF as usize + 1);
+        Self { lines: Vec::with_capacity(lines), on_top: 0, triangles: Vec::with_capacity(max_hitboxes * 36) }
     }
 
     fn line(&mut self, a: Vec3A, b: Vec3A, color: [f32; 4]) {
@@ -174,11 +167,19 @@ impl Overlay {
         self.box_edges(&corners, color);
     }
 
-    /// Rebuilds the overlays for `pose` (whose hit box corners and attachments are placed).
-    pub fn build(&mut self, model: &Model, pose: &Pose, sequence: Option<usize>, options: &OverlayOptions) {
+    /// Rebuilds the overlays for `pose` of a model whose bones have `parents`, whose box is
+    /// `bounds` and whose hit box sets have the hit groups `hitbox_sets`.
+    pub fn build(
+        &mut self,
+        parents: &[Option<usize>],
+        bounds: (Vec3, Vec3),
+        hitbox_sets: &[Vec<i32>],
+        pose: &FramePose<'_>,
+        options: &OverlayOptions,
+    ) {
         self.lines.clear();
         self.triangles.clear();
-        let extent = (model.header.bbmax - model.header.bbmin).length();
+        let extent = (bounds.1 - bounds.0).length();
         let size = if extent.is_finite() && extent > 1.0 { extent * 0.015 } else { 1.0 };
         if options.grid {
             let step = (size * 8.0).max(1.0);
@@ -191,20 +192,21 @@ impl Overlay {
             }
         }
         if options.bounding_box {
-            self.axis_box(model.header.bbmin, model.header.bbmax, linear(BOUNDING_BOX_COLOR, 1.0));
+            self.axis_box(bounds.0, bounds.1, linear(BOUNDING_BOX_COLOR, 1.0));
         }
         if options.sequence_box
-            && let Some(seq) = sequence.and_then(|s| model.sequences.get(s))
+            && let Some((min, max)) = pose.sequence_box
         {
-            self.axis_box(seq.bbmin, seq.bbmax, linear(SEQUENCE_BOX_COLOR, 1.0));
+            self.axis_box(min, max, linear(SEQUENCE_BOX_COLOR, 1.0));
         }
         if options.hitboxes {
-            for (i, (corners, hitbox)) in pose.hitboxes.iter().zip(&model.hitboxes).enumerate() {
+            let groups = hitbox_sets.get(pose.hitbox_set).map_or(&[][..], Vec::as_slice);
+            for (i, (corners, &group)) in pose.hitboxes.iter().zip(groups).enumerate() {
                 if options.only_hitbox.is_some_and(|only| only != i) {
                     continue;
                 }
                 let selected = options.selected_hitbox == Some(i);
-                let rgb = if selected { SELECTED_COLOR } else { hit_group_color(hitbox.group) };
+                let rgb = if selected { SELECTED_COLOR } else { hit_group_color(group) };
                 self.box_edges(corners, linear(rgb, 1.0));
                 let fill = linear(rgb, options.hitbox_fill.clamp(0.0, 1.0));
                 for triangle in BOX_TRIANGLES {
@@ -217,19 +219,19 @@ impl Overlay {
         }
         self.on_top = self.lines.len();
         if options.skeleton {
-            for (i, bone) in model.bones.iter().enumerate() {
+            for (i, (bone, parent)) in pose.bones.iter().zip(parents).enumerate() {
                 let color =
                     linear(if options.selected_bone == Some(i) { SELECTED_COLOR } else { BONE_COLOR }, 1.0);
-                let at = pose.bones[i].translation;
-                if let Some(parent) = bone.parent {
-                    self.line(pose.bones[parent].translation, at, color);
+                let at = bone.translation;
+                if let Some(parent) = parent.and_then(|p| pose.bones.get(p)) {
+                    self.line(parent.translation, at, color);
                 }
                 self.cross(at, size * 0.5, [color; 3]);
             }
         }
         if options.attachments {
             let axes = [linear([255, 60, 60], 1.0), linear([60, 255, 60], 1.0), linear([80, 120, 255], 1.0)];
-            for point in &pose.attachments {
+            for point in pose.attachments {
                 self.cross(*point, size, axes);
             }
         }

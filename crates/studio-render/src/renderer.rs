@@ -3,13 +3,12 @@
 //! line and the tests drive the same code.
 
 use glam::{Mat4, Vec3};
-use studio_model::Model;
-use studio_pose::Pose;
 
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
 use crate::gpu_types::{BonesUniform, FrameUniform, MAX_BONES, MeshVertex, OverlayVertex};
 use crate::overlay::{Overlay, OverlayOptions};
+use crate::scene::{Blend, FramePose, RenderModel};
 use crate::shaders;
 
 /// Depth buffer format.
@@ -33,6 +32,8 @@ pub struct RenderOptions {
     pub opacity: f32,
     /// The entity's body number, choosing each body part's submodel.
     pub body: i32,
+    /// Level of detail (0 the finest; past the last, the last).
+    pub lod: usize,
     /// Skin family.
     pub skin: usize,
     /// Overlays.
@@ -54,6 +55,7 @@ impl Default for RenderOptions {
             double_sided: false,
             opacity: 1.0,
             body: 0,
+            lod: 0,
             skin: 0,
             overlay: OverlayOptions::default(),
             xray: false,
@@ -219,7 +221,9 @@ impl Renderer {
         let mesh_buffers = [wgpu::VertexBufferLayout {
             array_stride: size_of::<MeshVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x2],
+            attributes: &wgpu::vertex_attr_array![
+                0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint8x4, 4 => Float32x4, 5 => Uint32
+            ],
         }];
         let overlay_buffers = [wgpu::VertexBufferLayout {
             array_stride: size_of::<OverlayVertex>() as u64,
@@ -357,7 +361,7 @@ impl Renderer {
     }
 
     /// Uploads a model, and makes room for its overlays: once per model.
-    pub fn upload(&mut self, model: &Model) -> GpuModel {
+    pub fn upload(&mut self, model: &RenderModel) -> GpuModel {
         self.overlay = Overlay::for_model(model);
         let buffer = |label, vertices: usize| {
             self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -372,18 +376,15 @@ impl Renderer {
         GpuModel::new(&self.device, &self.queue, &self.texture_layout, &self.sampler, model)
     }
 
-    /// Writes one frame's uniforms, bone matrices and overlays, as copies recorded into
-    /// `encoder` ahead of the frame's render pass: the per-frame CPU work. `pose` must have its
-    /// hit boxes and attachments placed when those overlays show. Creates no buffer: the copies
-    /// go through a staging belt whose buffers are reused once [`Self::finish`] has handed them
-    /// back with the submission.
-    #[allow(clippy::too_many_arguments)]
+    /// Writes one frame's uniforms, skinning matrices and overlays, as copies recorded into
+    /// `encoder` ahead of the frame's render pass: the per-frame CPU work. Creates no buffer:
+    /// the copies go through a staging belt whose buffers are reused once [`Self::finish`] has
+    /// handed them back with the submission.
     pub fn prepare(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        model: &Model,
-        pose: &Pose,
-        sequence: Option<usize>,
+        model: &GpuModel,
+        pose: &FramePose<'_>,
         clip_from_model: Mat4,
         view_from_model: Mat4,
         options: &RenderOptions,
@@ -402,11 +403,11 @@ impl Renderer {
             ],
             wire_color: crate::overlay::linear([255, 255, 255], 1.0),
         };
-        for (slot, bone) in self.bones.model_from_bone.iter_mut().zip(&pose.bones).take(MAX_BONES) {
+        for (slot, bone) in self.bones.model_from_bone.iter_mut().zip(pose.skinning).take(MAX_BONES) {
             *slot = Mat4::from(*bone).to_cols_array_2d();
         }
-        let used = pose.bones.len().clamp(1, MAX_BONES) * size_of::<[[f32; 4]; 4]>();
-        self.overlay.build(model, pose, sequence, &options.overlay);
+        let used = pose.skinning.len().clamp(1, MAX_BONES) * size_of::<[[f32; 4]; 4]>();
+        self.overlay.build(&model.parents, model.bounds, &model.hitbox_sets, pose, &options.overlay);
 
         let belt = &mut self.belt;
         let mut write = |buffer: &wgpu::Buffer, bytes: &[u8]| {
@@ -439,36 +440,27 @@ impl Renderer {
     }
 
     /// Records the draws of the last [`Self::prepare`] into `pass`.
-    pub fn draw(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        model: &Model,
-        gpu: &GpuModel,
-        options: &RenderOptions,
-    ) {
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         if options.mesh || options.wireframe {
             let translucent = options.opacity < 1.0;
-            // Opaque meshes first, then additive ones over them.
-            for additive_pass in [false, true] {
-                for (part, submodels) in model.body_parts.iter().zip(&gpu.body_parts) {
-                    let Some(submodel) = part.submodel_index(options.body).and_then(|i| submodels.get(i))
-                    else {
-                        continue;
-                    };
-                    for mesh in &submodel.meshes {
-                        let texture = gpu.texture(model, options.skin, mesh.skin_ref);
-                        if texture.additive != additive_pass {
+            // Opaque meshes first, then blended ones over them, then additive ones.
+            for blend in [Blend::Opaque, Blend::Translucent, Blend::Additive] {
+                for submodel in gpu.submodels(options.body) {
+                    for mesh in submodel.meshes(options.lod) {
+                        let texture = gpu.texture(options.skin, mesh.slot);
+                        if texture.blend != blend {
                             continue;
                         }
                         pass.set_bind_group(1, &texture.bind_group, &[]);
                         pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                         if options.mesh {
-                            let pipelines = &self.meshes[usize::from(options.double_sided)];
-                            let pipeline = match (additive_pass, translucent) {
-                                (true, _) => &pipelines.additive,
-                                (false, true) => &pipelines.blended,
-                                (false, false) => &pipelines.opaque,
+                            let pipelines =
+                                &self.meshes[usize::from(options.double_sided || texture.double_sided)];
+                            let pipeline = match (blend, translucent) {
+                                (Blend::Additive, _) => &pipelines.additive,
+                                (Blend::Translucent, _) | (Blend::Opaque, true) => &pipelines.blended,
+                                (Blend::Opaque, false) => &pipelines.opaque,
                             };
                             pass.set_pipeline(pipeline);
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);

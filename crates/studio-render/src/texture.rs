@@ -1,9 +1,8 @@
-//! Studio model textures on the GPU: RGBA8 with a mip chain made on the CPU (none for
-//! `STUDIO_NF_NOMIPS`), and the per-texture parameters the mesh shader reads.
-
-use studio_model::{STUDIO_NF_NOMIPS, Texture};
+//! Materials on the GPU: the texture as RGBA8 with a mip chain made on the CPU (none when the
+//! material asks for none), and the per-material parameters the mesh shader reads.
 
 use crate::gpu_types::TextureParams;
+use crate::scene::{Blend, RenderMaterial};
 
 /// The next mip level of an RGBA8 image: each texel the mean of up to 2×2 texels (sizes halve
 /// and stop at 1).
@@ -32,28 +31,36 @@ pub struct GpuTexture {
     pub texture: wgpu::Texture,
     /// Bind group 1 of the mesh pipelines.
     pub bind_group: wgpu::BindGroup,
-    /// Whether it is drawn additively.
-    pub additive: bool,
+    /// How it blends.
+    pub blend: Blend,
+    /// Whether it is drawn from both sides.
+    pub double_sided: bool,
 }
 
-/// Uploads `texture` (or a 1×1 white texel for an empty one) with its mip chain.
+/// Uploads `material`'s texture (or a 1×1 white texel for none or an unusable one) with its
+/// mip chain.
 pub fn upload(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     layout: &wgpu::BindGroupLayout,
     sampler: &wgpu::Sampler,
-    texture: Option<&Texture>,
+    material: &RenderMaterial,
 ) -> GpuTexture {
     let max = device.limits().max_texture_dimension_2d;
-    let usable = texture.filter(|t| t.width > 0 && t.height > 0 && t.width <= max && t.height <= max);
+    let usable = material.image.as_ref().filter(|t| {
+        t.width > 0
+            && t.height > 0
+            && t.width <= max
+            && t.height <= max
+            && t.rgba.len() as u64 == u64::from(t.width) * u64::from(t.height) * 4
+    });
     let (mut width, mut height, mut rgba) = match usable {
-        Some(t) => (t.width, t.height, t.rgba()),
+        Some(t) => (t.width, t.height, t.rgba.clone()),
         None => (1, 1, vec![255; 4]),
     };
-    let flags = texture.map_or(0, |t| t.flags);
-    let mips = if flags & STUDIO_NF_NOMIPS != 0 { 1 } else { 32 - width.max(height).leading_zeros() };
+    let mips = if material.mipmaps { 32 - width.max(height).leading_zeros() } else { 1 };
     let gpu = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(texture.map_or("white texture", |t| t.name.as_str())),
+        label: Some(if material.name.is_empty() { "white texture" } else { material.name.as_str() }),
         size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         mip_level_count: mips,
         sample_count: 1,
@@ -90,14 +97,17 @@ pub fn upload(
     queue.submit([]);
     // A failed wait loses only the saving: the writes are submitted either way.
     let _ = device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
-    let (w, h) = usable.map_or((1.0, 1.0), |t| (t.width as f32, t.height as f32));
+    let flag = |b: bool| f32::from(u8::from(b));
+    let [r, g, b] = material.tint;
     let params = TextureParams {
         params: [
-            1.0 / w,
-            1.0 / h,
-            f32::from(u8::from(texture.is_some_and(Texture::is_chrome))),
-            f32::from(u8::from(texture.is_some_and(Texture::is_masked))),
+            material.texel_scale[0],
+            material.texel_scale[1],
+            flag(material.chrome),
+            material.alpha_test,
         ],
+        tint: [r, g, b, 0.0],
+        flags: [flag(material.fullbright), flag(material.blend == Blend::Translucent), 0.0, 0.0],
     };
     let params_buffer = wgpu::util::DeviceExt::create_buffer_init(
         device,
@@ -117,7 +127,7 @@ pub fn upload(
             wgpu::BindGroupEntry { binding: 2, resource: params_buffer.as_entire_binding() },
         ],
     });
-    GpuTexture { texture: gpu, bind_group, additive: texture.is_some_and(Texture::is_additive) }
+    GpuTexture { texture: gpu, bind_group, blend: material.blend, double_sided: material.double_sided }
 }
 
 #[cfg(test)]

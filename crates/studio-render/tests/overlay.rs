@@ -14,7 +14,9 @@ fn overlays_are_built_without_allocating() {
         let model = Arc::new(studio_model::load(&shared.join(path)).unwrap().model);
         let mut pose = Pose::new(&model);
         PoseEvaluator::new(model.clone()).evaluate(&PoseRequest::default(), &mut pose).unwrap();
-        let mut overlay = Overlay::for_model(&model);
+        let render = studio_render::goldsrc::render_model(&model);
+        let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(0));
+        let mut overlay = Overlay::for_model(&render);
         let options = OverlayOptions {
             skeleton: true,
             hitboxes: true,
@@ -28,7 +30,7 @@ fn overlays_are_built_without_allocating() {
         };
         let info = allocation_counter::measure(|| {
             for _ in 0..10 {
-                overlay.build(&model, &pose, Some(0), &options);
+                overlay.build(&render.parents, render.bounds, &render.hitbox_sets, &frame, &options);
             }
         });
         assert_eq!(info.count_total, 0, "{path}: building overlays allocated");

@@ -73,7 +73,7 @@ fn setup(model: &Model) -> Option<Setup> {
     let context = context()?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-    let gpu = renderer.upload(model);
+    let gpu = renderer.upload(&studio_render::goldsrc::render_model(model));
     let target = OffscreenTarget::new(&context, SIZE.0, SIZE.1, samples);
     Some(Setup { context, renderer, gpu, target })
 }
@@ -85,7 +85,8 @@ fn render(
     camera: &OrbitCamera,
     options: &RenderOptions,
 ) -> RgbaImage {
-    let scene = Scene { model, pose, sequence: Some(0), camera, options };
+    let pose = studio_render::goldsrc::frame_pose(model, pose, Some(0));
+    let scene = Scene { pose, camera, options };
     studio_render::render_image(&s.context, &mut s.renderer, &s.gpu, &s.target, &scene).unwrap()
 }
 

@@ -15,6 +15,8 @@ pub mod quaternion;
 pub mod rig;
 pub mod table;
 
-pub use points::{attachment_points, hitbox_corners, skinning_matrices};
+pub use points::{
+    attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into, skinning_matrices,
+};
 pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices_into};
 pub use rig::{Rig, SeqRef};

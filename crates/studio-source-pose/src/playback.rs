@@ -7,11 +7,11 @@ use crate::rig::{AnimRef, Rig, SeqRef};
 
 /// `Studio_SeqAnims`: the animations at the four corners of `seq`'s grid cell at `params`,
 /// weighted bilinearly, those with a weight above 0 (none for a sequence without a grid).
-fn corner_animations<'r, 'a>(
-    rig: &'r Rig<'a>,
+fn corner_animations<'r>(
+    rig: &'r Rig<'_>,
     seq: SeqRef<'r>,
     params: &[f32],
-) -> impl Iterator<Item = (AnimRef<'a>, f32)> + 'r {
+) -> impl Iterator<Item = (AnimRef<'r>, f32)> + 'r {
     let corners = (!seq.seq.grid.contains(&0)).then(|| {
         let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
         let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);

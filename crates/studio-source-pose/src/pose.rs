@@ -134,12 +134,24 @@ pub struct SourceEvaluator<'a> {
     pose: LocalPose,
 }
 
+impl SourceEvaluator<'static> {
+    /// An evaluator that shares `model` (with its include models): one that lives as long as
+    /// the model does, such as the viewer's.
+    pub fn shared(model: std::sync::Arc<SourceModel>) -> Self {
+        let pose = LocalPose::defaults(&model);
+        Self::with_rig(Rig::shared(model), pose)
+    }
+}
+
 impl<'a> SourceEvaluator<'a> {
     /// An evaluator of `model` with its include models.
     pub fn new(model: &'a SourceModel) -> Self {
-        let rig = Rig::new(model);
+        Self::with_rig(Rig::new(model), LocalPose::defaults(model))
+    }
+
+    fn with_rig(rig: Rig<'a>, pose: LocalPose) -> Self {
         let tables = Tables::build(&rig);
-        Self { rig, tables, scratch: Scratch::default(), pose: LocalPose::defaults(model) }
+        Self { rig, tables, scratch: Scratch::default(), pose }
     }
 
     /// Bytes the decoded animations take.

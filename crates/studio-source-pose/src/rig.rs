@@ -10,8 +10,11 @@ const STUDIO_OVERRIDE: i32 = 0x800;
 /// The combined model a pose is computed on.
 #[derive(Debug)]
 pub struct Rig<'a> {
-    /// Group 0 is the render model, then its include models in order.
-    groups: Vec<&'a SourceModel>,
+    /// The render model, borrowed or shared.
+    root: Root<'a>,
+    /// Group 0 is the render model, then its loaded include models in order: per group ≥ 1,
+    /// its index in the render model's `includes`.
+    includes: Vec<usize>,
     /// Each combined sequence: its group and its index there.
     sequences: Vec<(usize, usize)>,
     /// The combined pose parameters (ranges widened over the groups that share a name).
@@ -26,6 +29,23 @@ pub struct Rig<'a> {
     animations: Vec<Vec<(usize, usize)>>,
     /// Per group, each local sequence's combined index, if its label survived.
     local_sequences: Vec<Vec<Option<usize>>>,
+}
+
+/// The render model a rig is built on: borrowed (a pose computed and done with) or shared (an
+/// evaluator that lives as long as the model does, such as the viewer's).
+#[derive(Debug)]
+enum Root<'a> {
+    Borrowed(&'a SourceModel),
+    Shared(std::sync::Arc<SourceModel>),
+}
+
+impl Root<'_> {
+    fn get(&self) -> &SourceModel {
+        match self {
+            Root::Borrowed(model) => model,
+            Root::Shared(model) => model,
+        }
+    }
 }
 
 /// An animation of the combined model: its group, its index there, and itself.
@@ -48,11 +68,29 @@ pub struct SeqRef<'a> {
     pub seq: &'a Sequence,
 }
 
+impl Rig<'static> {
+    /// The combined model of a shared model: a rig that can live as long as the model does.
+    pub fn shared(model: std::sync::Arc<SourceModel>) -> Self {
+        Self::build(Root::Shared(model))
+    }
+}
+
 impl<'a> Rig<'a> {
     /// The combined model of `model` and its loaded include models.
     pub fn new(model: &'a SourceModel) -> Self {
+        Self::build(Root::Borrowed(model))
+    }
+
+    fn build(root: Root<'a>) -> Self {
+        let model = root.get();
         let mut groups = vec![model];
         groups.extend(model.includes.iter().flatten());
+        let includes: Vec<usize> = model
+            .includes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, include)| include.as_ref().map(|_| i))
+            .collect();
         let mut sequences: Vec<(usize, usize)> = Vec::new();
         let label = |(g, s): (usize, usize)| groups[g].sequences[s].label.to_ascii_lowercase();
         for (g, group) in groups.iter().enumerate() {
@@ -149,12 +187,23 @@ impl<'a> Rig<'a> {
                     .collect()
             })
             .collect();
-        Self { groups, sequences, pose_parameters, params, bones, render_bones, animations, local_sequences }
+        drop(groups);
+        Self {
+            root,
+            includes,
+            sequences,
+            pose_parameters,
+            params,
+            bones,
+            render_bones,
+            animations,
+            local_sequences,
+        }
     }
 
     /// The render model.
-    pub fn render(&self) -> &'a SourceModel {
-        self.groups[0]
+    pub fn render(&self) -> &SourceModel {
+        self.root.get()
     }
 
     /// Sequences of the combined model.
@@ -163,13 +212,13 @@ impl<'a> Rig<'a> {
     }
 
     /// Combined sequence `index`.
-    pub fn sequence(&self, index: usize) -> Option<SeqRef<'a>> {
+    pub fn sequence(&self, index: usize) -> Option<SeqRef<'_>> {
         let &(group, s) = self.sequences.get(index)?;
-        Some(SeqRef { group, seq: self.groups[group].sequences.get(s)? })
+        Some(SeqRef { group, seq: self.group(group).sequences.get(s)? })
     }
 
     /// The label of combined sequence `index`.
-    pub fn label(&self, index: usize) -> Option<&'a str> {
+    pub fn label(&self, index: usize) -> Option<&str> {
         self.sequence(index).map(|s| s.seq.label.as_str())
     }
 
@@ -180,24 +229,29 @@ impl<'a> Rig<'a> {
 
     /// Groups: the render model and its include models.
     pub fn num_groups(&self) -> usize {
-        self.groups.len()
+        self.includes.len() + 1
     }
 
-    /// The model that holds `seq`'s group.
-    pub fn group(&self, group: usize) -> &'a SourceModel {
-        self.groups[group]
+    /// The model of `group` (the render model past the last group: callers take groups from
+    /// this rig's own maps, so that does not happen).
+    pub fn group(&self, group: usize) -> &SourceModel {
+        let root = self.root.get();
+        match group.checked_sub(1) {
+            None => root,
+            Some(g) => self.includes.get(g).and_then(|&i| root.includes.get(i)?.as_ref()).unwrap_or(root),
+        }
     }
 
     /// The animation a sequence of `group` names by its local index: the first group's animation
     /// with that name (no overriding), with that group.
-    pub fn animation(&self, group: usize, local: usize) -> Option<AnimRef<'a>> {
+    pub fn animation(&self, group: usize, local: usize) -> Option<AnimRef<'_>> {
         let &(g, i) = self.animations.get(group)?.get(local)?;
-        Some(AnimRef { group: g, index: i, animation: self.groups[g].animations.get(i)? })
+        Some(AnimRef { group: g, index: i, animation: self.group(g).animations.get(i)? })
     }
 
     /// The animation at cell (`x`, `y`) of `seq`'s blend grid, each clamped to the grid (its
     /// entries are local to the sequence's group).
-    pub fn grid_cell(&self, seq: SeqRef<'_>, x: usize, y: usize) -> Option<AnimRef<'a>> {
+    pub fn grid_cell(&self, seq: SeqRef<'_>, x: usize, y: usize) -> Option<AnimRef<'_>> {
         let [g0, g1] = seq.seq.grid;
         let entry = y.min(g1.checked_sub(1)?).checked_mul(g0)?.checked_add(x.min(g0.checked_sub(1)?))?;
         self.animation(seq.group, *seq.seq.animations.get(entry)?)

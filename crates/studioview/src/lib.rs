@@ -9,6 +9,8 @@ pub mod check;
 pub mod demo;
 pub mod info;
 pub mod info_source;
+pub mod materials;
 pub mod pose_cmd;
 pub mod render_cmd;
+pub mod source_doc;
 pub mod source_pose_cmd;

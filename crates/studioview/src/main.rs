@@ -64,6 +64,13 @@ enum Command {
         /// Skin family.
         #[arg(long, default_value_t = 0)]
         skin: usize,
+        /// Level of detail, 0 the finest (Source models).
+        #[arg(long, default_value_t = 0)]
+        lod: usize,
+        /// A game folder to look materials up in besides the model's own (Source models;
+        /// repeatable).
+        #[arg(long)]
+        game: Vec<PathBuf>,
         /// Image size, WIDTHxHEIGHT.
         #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
         size: (u32, u32),
@@ -102,7 +109,7 @@ fn main() -> ExitCode {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, body, skin, size, show, yaw, pitch } => {
+        Command::Render { model, out, seq, pose, body, skin, lod, game, size, show, yaw, pitch } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -113,6 +120,8 @@ fn main() -> ExitCode {
                 pose,
                 body,
                 skin,
+                lod,
+                game,
                 size,
                 show,
                 yaw,

@@ -24,6 +24,10 @@ pub struct RenderArgs {
     pub body: i32,
     /// Skin family.
     pub skin: usize,
+    /// Level of detail (Source models; 0 the finest).
+    pub lod: usize,
+    /// Game folders materials are looked up in besides the model's own (Source models).
+    pub game: Vec<PathBuf>,
     /// Image size.
     pub size: (u32, u32),
     /// What to show: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid.
@@ -116,30 +120,91 @@ pub fn rerun_quietly() -> Option<ExitCode> {
 }
 
 fn render(args: &RenderArgs) -> Result<(), String> {
+    if let Some(path) = &args.model
+        && let Some(loaded) = crate::check::source_load(path)
+    {
+        let loaded = loaded.map_err(|e| e.to_string())?;
+        return render_source(
+            args,
+            crate::source_doc::SourceDoc::new(loaded.model, path.clone(), loaded.companions),
+        );
+    }
     let model = Arc::new(crate::demo::load_or_demo(args.model.as_deref())?);
     let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence).ok_or_else(|| {
         let name = args.model.as_ref().map_or("the demo model".to_owned(), |p| p.display().to_string());
         format!("{name} has no sequence {:?}", args.sequence)
     })?;
-    let mut options = options_from_show(&args.show)?;
-    options.body = args.body;
-    options.skin = args.skin;
-
     let mut pose = Pose::new(&model);
     let mut evaluator = PoseEvaluator::new(model.clone());
     if !model.sequences.is_empty() {
         evaluator.evaluate(&args.pose.request(&model, sequence), &mut pose).map_err(|e| e.to_string())?;
     }
+    let bounds = crate::pose_cmd::pose_bounds(&model, &pose, args.body);
+    let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
+    draw(args, &studio_render::goldsrc::render_model(&model), frame, bounds)
+}
+
+/// `render` for a Source model: `--cycle`, `--param`, `--hitbox-set`, `--lod`.
+fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Result<(), String> {
+    use crate::source_pose_cmd::{find_hitbox_set, find_sequence, parse_param};
+    let path = doc.path.display().to_string();
+    if args.pose.frame.is_some() {
+        return Err(format!(
+            "{path} is a Source model: its poses are at a --cycle from 0 to 1, not a --frame"
+        ));
+    }
+    let rig = doc.evaluator.rig();
+    doc.sequence = find_sequence(rig, &args.sequence)
+        .ok_or_else(|| format!("{path} has no sequence {:?}", args.sequence))?;
+    for item in &args.pose.params {
+        let (index, value) = parse_param(doc.evaluator.rig(), item)?;
+        doc.params[index] = value;
+    }
+    if let Some(wanted) = &args.pose.hitbox_set {
+        doc.hitbox_set = find_hitbox_set(&doc.model, wanted)
+            .ok_or_else(|| format!("{path} has no hit box set {wanted:?}"))?;
+    }
+    if let Some(bytes) = &args.pose.controller {
+        let model = doc.model.clone();
+        for (value, controller) in doc.controllers.iter_mut().zip(&model.bone_controllers) {
+            if let Some(&byte) = usize::try_from(controller.input).ok().and_then(|i| bytes.get(i)) {
+                *value = controller.start + f32::from(byte) / 255.0 * (controller.end - controller.start);
+            }
+        }
+    }
+    let lods = studio_render::source::lod_count(&doc.model);
+    if args.lod >= lods {
+        return Err(format!("{path} has {lods} LOD{} (0 to {})", if lods == 1 { "" } else { "s" }, lods - 1));
+    }
+    doc.cycle = args.pose.cycle.unwrap_or(0.0);
+    doc.evaluate();
+    let materials = crate::materials::resolve(&doc.model, &doc.path, &args.game);
+    for line in &materials.messages {
+        eprintln!("note: {line}");
+    }
+    let render = studio_render::source::render_model(&doc.model, materials.materials);
+    draw(args, &render, doc.frame.frame_pose(), doc.bounds(args.body))
+}
+
+/// Draws `model` in `pose` framed on `bounds` and writes the PNG.
+fn draw(
+    args: &RenderArgs,
+    model: &studio_render::RenderModel,
+    pose: studio_render::FramePose<'_>,
+    bounds: (glam::Vec3, glam::Vec3),
+) -> Result<(), String> {
+    let mut options = options_from_show(&args.show)?;
+    options.body = args.body;
+    options.skin = args.skin;
+    options.lod = args.lod;
     let context = GpuContext::headless().map_err(|e| e.to_string())?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-    let gpu = renderer.upload(&model);
-    let (min, max) = crate::pose_cmd::pose_bounds(&model, &pose, args.body);
+    let gpu = renderer.upload(model);
     let mut camera = OrbitCamera { yaw_deg: args.yaw, pitch_deg: args.pitch, ..OrbitCamera::default() };
-    camera.frame(min, max, args.size.0 as f32 / args.size.1 as f32);
+    camera.frame(bounds.0, bounds.1, args.size.0 as f32 / args.size.1 as f32);
     let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-    let scene =
-        Scene { model: &model, pose: &pose, sequence: Some(sequence), camera: &camera, options: &options };
+    let scene = Scene { pose, camera: &camera, options: &options };
     let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene)
         .map_err(|e| e.to_string())?;
     write_png(&args.out, &image)

@@ -22,31 +22,45 @@ fn loaded(result: Result<LoadedSource, SourceLoadError>) -> Result<LoadedSource,
 }
 
 /// A sequence of the combined model by index or, failing that, by label (case-insensitively).
-fn find_sequence(rig: &Rig<'_>, wanted: &str) -> Option<usize> {
+pub fn find_sequence(rig: &Rig<'_>, wanted: &str) -> Option<usize> {
     match wanted.parse::<usize>() {
         Ok(index) if index < rig.num_sequences() => Some(index),
         _ => (0..rig.num_sequences()).find(|&i| rig.label(i).is_some_and(|l| l.eq_ignore_ascii_case(wanted))),
     }
 }
 
+/// One `--param NAME=VALUE`: the combined pose parameter's index and the value in its units.
+pub fn parse_param(rig: &Rig<'_>, item: &str) -> Result<(usize, f32), String> {
+    let (name, value) = item.split_once('=').ok_or_else(|| format!("--param {item:?} is not NAME=VALUE"))?;
+    let value: f32 =
+        value.trim().parse().map_err(|_| format!("--param {item:?}: {value:?} is not a number"))?;
+    let index =
+        rig.pose_parameters.iter().position(|p| p.name.eq_ignore_ascii_case(name.trim())).ok_or_else(
+            || {
+                let names: Vec<&str> = rig.pose_parameters.iter().map(|p| p.name.as_str()).collect();
+                format!("no pose parameter {name:?} (the model has {})", names.join(", "))
+            },
+        )?;
+    Ok((index, value))
+}
+
 /// The normalised pose parameters: defaults, then each `NAME=VALUE` given.
 fn pose_parameters(rig: &Rig<'_>, given: &[String]) -> Result<Vec<f32>, String> {
     let mut values: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
     for item in given {
-        let (name, value) =
-            item.split_once('=').ok_or_else(|| format!("--param {item:?} is not NAME=VALUE"))?;
-        let value: f32 =
-            value.trim().parse().map_err(|_| format!("--param {item:?}: {value:?} is not a number"))?;
-        let index =
-            rig.pose_parameters.iter().position(|p| p.name.eq_ignore_ascii_case(name.trim())).ok_or_else(
-                || {
-                    let names: Vec<&str> = rig.pose_parameters.iter().map(|p| p.name.as_str()).collect();
-                    format!("no pose parameter {name:?} (the model has {})", names.join(", "))
-                },
-            )?;
+        let (index, value) = parse_param(rig, item)?;
         values[index] = params::normalise(&rig.pose_parameters[index], value);
     }
     Ok(values)
+}
+
+/// A hit box set by number or name (case-insensitively).
+pub fn find_hitbox_set(model: &studio_source::SourceModel, wanted: &str) -> Option<usize> {
+    wanted
+        .parse::<usize>()
+        .ok()
+        .filter(|&i| i < model.hitbox_sets.len())
+        .or_else(|| model.hitbox_sets.iter().position(|s| s.name.eq_ignore_ascii_case(wanted)))
 }
 
 /// The controller inputs given (bytes 0–255, the mouth 0–64), normalised; `None` when none was.
@@ -110,12 +124,7 @@ pub fn run_pose(
     };
     let set = match &args.hitbox_set {
         None => 0,
-        Some(wanted) => match wanted
-            .parse::<usize>()
-            .ok()
-            .filter(|&i| i < model.hitbox_sets.len())
-            .or_else(|| model.hitbox_sets.iter().position(|s| s.name.eq_ignore_ascii_case(wanted)))
-        {
+        Some(wanted) => match find_hitbox_set(model, wanted) {
             Some(set) => set,
             None => return fail(format!("{} has no hit box set {wanted:?}", path.display())),
         },

@@ -130,16 +130,60 @@ fn a_broken_file_shows_its_error_and_the_model_stays() {
     assert!(h.query_all_by_label_contains("at byte").count() >= 1, "the error is on screen");
 }
 
+/// The skinning matrices the viewport draws with.
+fn drawn(h: &Harness<'_, StudioApp>) -> Vec<glam::Affine3A> {
+    h.state().state.frame_pose().skinning.to_vec()
+}
+
 #[test]
-fn a_source_model_is_named_as_one_and_the_model_stays() {
+fn a_modder_opens_a_source_model_and_works_its_pose_parameters_and_hit_box_sets() {
     let Some(shared) = studio_testing::shared() else { return };
     let mut h = harness(StudioApp::new(Settings::default(), Some(shared.join("fixtures/groups.mdl"))));
     h.run_steps(2);
-    drop_file(&mut h, shared.join("fixtures/source/models/fixture/skeleton48.mdl"));
+    drop_file(&mut h, shared.join("fixtures/source/models/fixture/include48.mdl"));
     h.run_steps(1);
-    assert_eq!(h.state().state.model().header.name, "groups", "the previous model stays");
-    let error = h.state().state.last_error().expect("a message is shown").to_owned();
-    assert!(error.contains("a Source model (version 48)"), "{error}");
+    let view = h.state().state.source.as_deref().expect("the Source model is open");
+    assert_eq!(view.doc.model.header.version, 48);
+    assert_eq!(view.doc.num_sequences(), 5, "ref, inc_run, inc_blend, inc_wave, inc_layered");
+    assert!(h.state().state.last_error().is_none(), "{:?}", h.state().state.last_error());
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+
+    // Pick the sequence with a blend grid from the table.
+    h.get_by_label("inc_blend").click();
+    h.run_steps(2);
+    let view = h.state().state.source.as_deref().unwrap();
+    assert_eq!(view.doc.sequence(view.doc.sequence).unwrap().label, "inc_blend");
+    assert_eq!(view.doc.used_parameters(), [0], "inc_blend reads move_x");
+
+    // Move the move_x slider (−2 to 2 once combined): the viewport's matrices follow.
+    let before = drawn(&h);
+    slider(&h, "move_x").set_value_accesskit(1.5);
+    h.run_steps(2);
+    let view = h.state().state.source.as_deref().unwrap();
+    assert!((view.doc.params[0] - 1.5).abs() < 1e-3, "move_x {}", view.doc.params[0]);
+    assert!(differ(&before, &drawn(&h)), "moving a pose parameter moves the bones");
+
+    // Scrub the cycle.
+    let before = drawn(&h);
+    slider(&h, "Cycle").set_value_accesskit(0.5);
+    h.run_steps(2);
+    assert!((h.state().state.source.as_deref().unwrap().doc.cycle - 0.5).abs() < 1e-3);
+    assert!(differ(&before, &drawn(&h)), "scrubbing the cycle moves the bones");
+
+    // Switch the hit box set to `cheap` in the hit box tab.
+    h.get_by(|n| n.label().as_deref() == Some("Hit boxes") && n.role() != egui::accesskit::Role::CheckBox)
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.frame_pose().hitboxes.len(), 8, "the default set has 8 boxes");
+    h.get_by_label("Hit box set").click();
+    h.run_steps(2);
+    h.get_by_label("1 cheap").click();
+    h.run_steps(2);
+    let state = &h.state().state;
+    assert_eq!(state.source.as_deref().unwrap().doc.hitbox_set, 1);
+    assert_eq!(state.frame_pose().hitboxes.len(), 2, "the cheap set has 2 boxes");
+    assert_eq!(state.frame_pose().hitbox_set, 1);
 }
 
 #[test]

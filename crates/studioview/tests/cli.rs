@@ -449,6 +449,57 @@ fn render_writes_a_png_of_the_model() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+#[test]
+fn render_draws_a_source_model_with_its_pose_parameters_lods_and_hit_box_sets() {
+    let Some(shared) = shared() else { return };
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("render-source");
+    let model = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let model = model.to_str().unwrap();
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["render", model, "--out", out.to_str().unwrap(), "--size", "160x120"];
+        args.extend_from_slice(extra);
+        (studioview(&args), out)
+    };
+    let (result, blend_left) =
+        render("left.png", &["--seq", "blend9", "--param", "move_x=-1", "--cycle", "0.25"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    // Its materials are not found: the note names the .vmt files they would be.
+    assert!(
+        text(&result.stderr).contains("materials/models/fixture/fixture_skin_a.vmt"),
+        "{}",
+        text(&result.stderr)
+    );
+    let (result, blend_right) =
+        render("right.png", &["--seq", "blend9", "--param", "move_x=1", "--cycle", "0.25"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (width, height, left) = read_png(&blend_left);
+    assert_eq!((width, height), (160, 120));
+    let background = studio_render::RenderOptions::default().background;
+    assert_eq!(&left[..3], background, "the corner is background");
+    assert_ne!(left, read_png(&blend_right).2, "move_x changes the pose");
+    let (result, _) = render("lod1.png", &["--lod", "1", "--body", "1", "--skin", "1"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (result, _) =
+        render("cheap.png", &["--hitbox-set", "cheap", "--show", "hitboxes,skeleton,attachments"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    // Mistakes are errors naming what there is.
+    for (extra, says) in [
+        (&["--lod", "2"][..], "has 2 LODs"),
+        (&["--hitbox-set", "nope"][..], "no hit box set"),
+        (&["--param", "lean=1"][..], "move_x, aim_yaw, spin"),
+        (&["--frame", "2"][..], "--cycle"),
+        (&["--seq", "nope"][..], "no sequence"),
+    ] {
+        let (result, _) = render("bad.png", extra);
+        assert_eq!(result.status.code(), Some(1), "{extra:?}");
+        assert!(text(&result.stderr).contains(says), "{extra:?}: {}", text(&result.stderr));
+    }
+}
+
 /// The white eye pixels of the demo critter in a render from `yaw` degrees, level with it: their
 /// count and their spread across and down the image (standard deviations, pixels).
 fn eye_pixels(dir: &Path, yaw: &str) -> (usize, f64, f64) {

@@ -36,4 +36,14 @@ pub enum Command {
     FrameModel,
     /// Back to the default camera angles, framing the model.
     ResetView,
+    /// Go to a cycle, 0 to 1 (Source models).
+    SetCycle(f32),
+    /// Set a pose parameter (by its index in the combined model) in its own units (Source).
+    SetPoseParameter(usize, f32),
+    /// Set a bone controller (by position in the model's list) in its own units (Source).
+    SetSourceController(usize, f32),
+    /// Show hit box set N (Source).
+    SelectHitboxSet(usize),
+    /// Draw level of detail N (Source).
+    SetLod(usize),
 }

@@ -38,6 +38,7 @@ pub struct StudioApp {
     viewport: Viewport,
     search: String,
     tab: Tab,
+    source_tab: ui::source_panels::SourceTab,
     texture: usize,
     textures: TextureCache,
     title: String,
@@ -99,6 +100,7 @@ impl StudioApp {
             viewport: Viewport::default(),
             search: String::new(),
             tab: Tab::default(),
+            source_tab: Default::default(),
             texture: 0,
             textures: TextureCache::default(),
             title: String::new(),
@@ -175,6 +177,16 @@ impl StudioApp {
         self.layout.left = left
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
+                    if let Some(view) = self.state.source.as_deref() {
+                        ui::source_panels::sequences_ui(ui, view, &mut self.search, &mut commands);
+                        ui.separator();
+                        ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
+                        ui.separator();
+                        if let Some(view) = self.state.source.as_deref() {
+                            ui::source_panels::controls_ui(ui, view, &mut commands);
+                        }
+                        return;
+                    }
                     ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, &mut commands);
                     ui.separator();
                     ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
@@ -191,6 +203,10 @@ impl StudioApp {
             .show(ui, |ui| {
                 ui::display::display_ui(ui, &mut self.state);
                 ui.separator();
+                if self.state.source.is_some() {
+                    ui::source_panels::model_ui(ui, &mut self.state, &mut self.source_tab, &mut commands);
+                    return;
+                }
                 ui::model_panel::model_ui(
                     ui,
                     &mut self.state,
@@ -206,7 +222,10 @@ impl StudioApp {
         let bottom = bottom.frame(ui::panel_frame(&style, false));
         self.layout.bottom = bottom
             .show(ui, |ui| {
-                ui::timeline::timeline_ui(ui, &mut self.state, &mut commands);
+                match self.state.source.as_deref() {
+                    Some(view) => ui::source_panels::timeline_ui(ui, view, &mut commands),
+                    None => ui::timeline::timeline_ui(ui, &mut self.state, &mut commands),
+                }
                 ui.separator();
                 ui::timeline::log_ui(ui, &self.state);
             })
@@ -231,7 +250,7 @@ impl StudioApp {
                     });
                 });
         }
-        let title = match &self.state.loaded.path {
+        let title = match self.state.path() {
             Some(path) => format!("studioview — {}", path.display()),
             None => "studioview — demo model".to_owned(),
         };

@@ -46,6 +46,8 @@ pub struct Settings {
     pub apply_movement: bool,
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
+    /// Game folders Source materials are looked up in besides the model's own.
+    pub game_folders: Vec<PathBuf>,
 }
 
 impl Default for Settings {
@@ -68,6 +70,7 @@ impl Default for Settings {
             speed: 1.0,
             apply_movement: false,
             recent: Vec::new(),
+            game_folders: Vec::new(),
         }
     }
 }

@@ -12,6 +12,7 @@ use studio_render::OrbitCamera;
 
 use super::command::Command;
 use super::settings::Settings;
+use crate::source_doc::SourceDoc;
 
 /// Most lines kept in the event log and the message list.
 const MAX_LOG: usize = 200;
@@ -26,6 +27,16 @@ pub struct Loaded {
     pub companions: Vec<PathBuf>,
     /// Its pose evaluator (tables built as sequences are played).
     pub evaluator: PoseEvaluator,
+}
+
+/// An open Source model: the document and its materials.
+pub struct SourceView {
+    /// The model and its pose.
+    pub doc: SourceDoc,
+    /// Its materials, one per texture.
+    pub materials: Vec<studio_render::RenderMaterial>,
+    /// What the material lookup found out, one line per material.
+    pub material_notes: Vec<String>,
 }
 
 /// How serious a message is.
@@ -53,8 +64,10 @@ fn rest_mouth(model: &Model) -> u8 {
 
 /// The viewer's state.
 pub struct AppState {
-    /// The current model.
+    /// The current Half-Life model (the demo model while a Source model is open).
     pub loaded: Loaded,
+    /// The open Source model, when one is shown instead of `loaded`.
+    pub source: Option<Box<SourceView>>,
     /// Its current pose, as the viewport draws it.
     pub pose: Pose,
     /// The sequence playing.
@@ -77,6 +90,8 @@ pub struct AppState {
     pub body: i32,
     /// Skin family.
     pub skin: usize,
+    /// Level of detail (Source models).
+    pub lod: usize,
     /// Highlighted bone.
     pub selected_bone: Option<usize>,
     /// Highlighted hit box.
@@ -102,6 +117,7 @@ impl AppState {
         let mut state = Self {
             pose,
             loaded,
+            source: None,
             sequence: 0,
             frame: 0.0,
             playing: false,
@@ -112,6 +128,7 @@ impl AppState {
             mouth: 0,
             body: 0,
             skin: 0,
+            lod: 0,
             selected_bone: None,
             selected_hitbox: None,
             camera: OrbitCamera::default(),
@@ -157,20 +174,97 @@ impl AppState {
         self.messages.iter().rev().find(|(l, _)| *l == Level::Error).map(|(_, t)| t.as_str())
     }
 
-    fn reset_for_model(&mut self) {
-        let model = self.loaded.model.clone();
-        self.pose = Pose::new(&model);
-        self.sequence = model.sequences.iter().position(|s| s.animation.is_some()).unwrap_or(0);
+    /// The file shown (`None` for the demo model).
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match &self.source {
+            Some(view) => Some(&view.doc.path),
+            None => self.loaded.path.as_deref(),
+        }
+    }
+
+    /// Names which model the viewport shows: changes when another is opened.
+    pub fn scene_identity(&self) -> usize {
+        match &self.source {
+            Some(view) => Arc::as_ptr(&view.doc.model) as usize,
+            None => Arc::as_ptr(&self.loaded.model) as usize,
+        }
+    }
+
+    /// The shown model as the renderer takes it (built when the viewport uploads it).
+    pub fn render_model(&self) -> studio_render::RenderModel {
+        match &self.source {
+            Some(view) => studio_render::source::render_model(&view.doc.model, view.materials.clone()),
+            None => studio_render::goldsrc::render_model(&self.loaded.model),
+        }
+    }
+
+    /// The current pose as the renderer takes it.
+    pub fn frame_pose(&self) -> studio_render::FramePose<'_> {
+        match &self.source {
+            Some(view) => view.doc.frame.frame_pose(),
+            None => studio_render::goldsrc::frame_pose(&self.loaded.model, &self.pose, Some(self.sequence)),
+        }
+    }
+
+    /// Bone names and the bones' model-space transforms of the current pose.
+    pub fn bone_names(&self) -> Vec<(&str, glam::Vec3)> {
+        match &self.source {
+            Some(view) => view
+                .doc
+                .model
+                .bones
+                .iter()
+                .zip(&view.doc.frame.bones)
+                .map(|(b, m)| (b.name.as_str(), m.translation.into()))
+                .collect(),
+            None => self
+                .loaded
+                .model
+                .bones
+                .iter()
+                .zip(&self.pose.bones)
+                .map(|(b, m)| (b.name.as_str(), m.translation.into()))
+                .collect(),
+        }
+    }
+
+    /// Attachment labels (Source: names; Half-Life: numbers) and points of the current pose.
+    pub fn attachment_labels(&self) -> Vec<(String, glam::Vec3)> {
+        match &self.source {
+            Some(view) => view
+                .doc
+                .model
+                .attachments
+                .iter()
+                .zip(&view.doc.frame.attachments)
+                .map(|(a, &p)| (a.name.clone(), p.into()))
+                .collect(),
+            None => {
+                self.pose.attachments.iter().enumerate().map(|(i, &p)| (i.to_string(), p.into())).collect()
+            }
+        }
+    }
+
+    fn reset_common(&mut self) {
         self.frame = 0.0;
         self.loops = 0.0;
-        self.blend = [0, 0];
-        self.controllers = rest_settings(&model);
-        self.mouth = rest_mouth(&model);
         self.body = 0;
         self.skin = 0;
+        self.lod = 0;
         self.selected_bone = None;
         self.selected_hitbox = None;
         self.event_log.clear();
+    }
+
+    fn reset_for_model(&mut self) {
+        self.source = None;
+        let model = self.loaded.model.clone();
+        self.pose = Pose::new(&model);
+        self.reset_common();
+        self.sequence = model.sequences.iter().position(|s| s.animation.is_some()).unwrap_or(0);
+        self.blend = [0, 0];
+        self.controllers = rest_settings(&model);
+        self.mouth = rest_mouth(&model);
         self.playing = !model.sequences.is_empty();
         self.looping = model.sequences.get(self.sequence).is_none_or(|s| s.is_looping());
         self.dirty = true;
@@ -183,7 +277,10 @@ impl AppState {
 
     /// The box round the current pose's bones, hit boxes and shown vertices.
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        crate::pose_cmd::pose_bounds(self.model(), &self.pose, 0)
+        match &self.source {
+            Some(view) => view.doc.bounds(self.body),
+            None => crate::pose_cmd::pose_bounds(self.model(), &self.pose, 0),
+        }
     }
 
     fn frame_model(&mut self, reset_angles: bool) {
@@ -196,8 +293,40 @@ impl AppState {
         self.camera.frame(min, max, 4.0 / 3.0);
     }
 
+    /// Shows a Source model read from `path`.
+    fn open_source(&mut self, path: PathBuf, loaded: studio_source::LoadedSource) {
+        let doc = SourceDoc::new(loaded.model, path.clone(), loaded.companions);
+        let resolved = crate::materials::resolve(&doc.model, &path, &self.settings.game_folders);
+        self.settings.remember(path.clone());
+        self.say(Level::Info, format!("opened {}", path.display()));
+        for warning in &doc.warnings {
+            self.messages.push((Level::Warning, warning.to_string()));
+        }
+        for note in &resolved.messages {
+            self.say(Level::Warning, note.clone());
+        }
+        let looping = doc.looping();
+        self.source = Some(Box::new(SourceView {
+            doc,
+            materials: resolved.materials,
+            material_notes: resolved.messages,
+        }));
+        self.reset_common();
+        self.sequence = 0;
+        self.looping = looping;
+        self.playing = self.source.as_ref().is_some_and(|v| v.doc.num_sequences() > 0);
+        self.dirty = true;
+        self.evaluate();
+        self.frame_model(true);
+    }
+
     /// Loads a model from disk; on failure the current model stays and the error is shown.
     fn open(&mut self, path: PathBuf) {
+        match crate::check::source_load(&path) {
+            Some(Ok(loaded)) => return self.open_source(path, loaded),
+            Some(Err(error)) => return self.say(Level::Error, error.to_string()),
+            None => {}
+        }
         match studio_model::load(&path) {
             Ok(loaded) => {
                 let model = Arc::new(loaded.model);
@@ -211,26 +340,71 @@ impl AppState {
                 self.say(Level::Info, format!("opened {}", path.display()));
                 self.reset_for_model();
             }
-            Err(error) => {
-                // A Source model is read by the command line, not shown yet: say so, rather than
-                // that its version is wrong.
-                let source = crate::check::source_load(&path).and_then(Result::ok);
-                let message = match source {
-                    Some(loaded) => format!(
-                        "{}: a Source model (version {}); the viewer shows Half-Life models for now \
-                         (`studioview info` reads it)",
-                        path.display(),
-                        loaded.model.header.version
-                    ),
-                    None => error.to_string(),
-                };
-                self.say(Level::Error, message);
-            }
+            Err(error) => self.say(Level::Error, error.to_string()),
         }
+    }
+
+    /// Carries out a command on the open Source model; false for commands that are not
+    /// about its pose (opening files, playing, the camera).
+    fn apply_source(&mut self, command: &Command) -> bool {
+        let Some(view) = self.source.as_deref_mut() else { return false };
+        let doc = &mut view.doc;
+        match *command {
+            Command::SelectSequence(sequence) => {
+                if sequence < doc.num_sequences() {
+                    doc.sequence = sequence;
+                    doc.cycle = 0.0;
+                    self.looping = doc.looping();
+                    self.event_log.clear();
+                }
+            }
+            Command::SetCycle(cycle) => {
+                doc.cycle = if cycle.is_finite() { cycle.clamp(0.0, 1.0) } else { 0.0 }
+            }
+            Command::Step(by) => {
+                self.playing = false;
+                let step = 1.0 / (doc.frames() as f32 - 1.0).max(1.0);
+                doc.cycle = (doc.cycle + by as f32 * step).rem_euclid(1.0 + step).min(1.0);
+            }
+            Command::SetPoseParameter(i, value) => {
+                if let Some(slot) = doc.params.get_mut(i)
+                    && value.is_finite()
+                {
+                    *slot = value;
+                }
+            }
+            Command::SetSourceController(i, value) => {
+                if let Some(slot) = doc.controllers.get_mut(i)
+                    && value.is_finite()
+                {
+                    *slot = value;
+                }
+            }
+            Command::ResetControllers => doc.reset_controls(),
+            Command::SelectHitboxSet(set) => {
+                if set < doc.model.hitbox_sets.len() {
+                    doc.hitbox_set = set;
+                    self.selected_hitbox = None;
+                }
+            }
+            Command::SetLod(lod) => self.lod = lod.min(studio_render::source::lod_count(&doc.model) - 1),
+            Command::SelectBone(bone) => self.selected_bone = bone.filter(|&b| b < doc.model.bones.len()),
+            Command::SelectHitbox(hitbox) => {
+                let count = doc.model.hitbox_sets.get(doc.hitbox_set).map_or(0, |s| s.hitboxes.len());
+                self.selected_hitbox = hitbox.filter(|&h| h < count)
+            }
+            _ => return false,
+        }
+        self.dirty = true;
+        self.evaluate();
+        true
     }
 
     /// Carries out a command.
     pub fn apply(&mut self, command: Command) {
+        if self.apply_source(&command) {
+            return;
+        }
         let frames = |s: &Self| s.model().sequences.get(s.sequence).map_or(1, |q| q.frames());
         match command {
             Command::Open(path) => self.open(path),
@@ -240,7 +414,7 @@ impl AppState {
                 *self = Self::demo(settings);
                 self.messages = messages;
             }
-            Command::Reload => match self.loaded.path.clone() {
+            Command::Reload => match self.path().map(std::path::Path::to_path_buf) {
                 Some(path) => self.open(path),
                 None => self.apply(Command::OpenDemo),
             },
@@ -293,6 +467,12 @@ impl AppState {
             }
             Command::FrameModel => self.frame_model(false),
             Command::ResetView => self.frame_model(true),
+            // Source models only (handled above while one is open).
+            Command::SetCycle(_)
+            | Command::SetPoseParameter(..)
+            | Command::SetSourceController(..)
+            | Command::SelectHitboxSet(_)
+            | Command::SetLod(_) => {}
         }
         self.evaluate();
     }
@@ -312,6 +492,19 @@ impl AppState {
     /// Moves the clock on by `dt` seconds while playing, logging the events passed.
     pub fn advance(&mut self, dt: f32) {
         if !self.playing {
+            return;
+        }
+        if let Some(view) = self.source.as_deref_mut() {
+            let speed = self.settings.speed.clamp(0.1, 4.0);
+            let doc = &mut view.doc;
+            let from = doc.cycle;
+            doc.advance(dt, speed, &mut self.event_log, self.looping);
+            if !self.looping && doc.cycle >= 1.0 && from < 1.0 {
+                self.playing = false;
+            }
+            let excess = self.event_log.len().saturating_sub(MAX_LOG);
+            self.event_log.drain(..excess);
+            self.revision += 1;
             return;
         }
         let model = self.model().clone();
@@ -359,6 +552,10 @@ impl AppState {
         }
         self.dirty = false;
         self.revision += 1;
+        if let Some(view) = self.source.as_deref_mut() {
+            view.doc.evaluate();
+            return;
+        }
         let request = PoseRequest {
             sequence: self.sequence,
             frame: self.frame,
@@ -394,6 +591,7 @@ impl AppState {
             double_sided: s.double_sided,
             opacity: 1.0,
             body: self.body,
+            lod: self.lod,
             skin: if s.textures { self.skin } else { usize::MAX },
             xray: s.xray,
             background: s.background,

@@ -22,7 +22,7 @@ pub fn open_dialog(state: &mut AppState, commands: &mut Commands) {
         return;
     }
     if let Some(path) =
-        rfd::FileDialog::new().add_filter("Half-Life studio model", &["mdl", "MDL"]).pick_file()
+        rfd::FileDialog::new().add_filter("Studio model (Half-Life, Source)", &["mdl", "MDL"]).pick_file()
     {
         commands.push(Command::Open(path));
     }
@@ -71,7 +71,7 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 ui.close();
             }
         });
-        let name = match &state.loaded.path {
+        let name = match state.path() {
             Some(path) => path.display().to_string(),
             None => "demo model".to_owned(),
         };

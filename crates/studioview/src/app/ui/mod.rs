@@ -6,6 +6,7 @@ pub mod fit;
 pub mod menu;
 pub mod model_panel;
 pub mod sequences;
+pub mod source_panels;
 pub mod timeline;
 pub mod viewport;
 

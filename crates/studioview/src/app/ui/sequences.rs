@@ -86,6 +86,17 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
         }
     });
     ui.add(egui::Slider::new(&mut state.settings.speed, 0.1..=4.0).logarithmic(true).text("Speed"));
+    if let Some(view) = state.source.as_deref() {
+        let loops = view.doc.looping();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut state.looping, "Loop");
+            ui.label(
+                RichText::new(if loops { "(the sequence loops)" } else { "(the sequence plays once)" })
+                    .weak(),
+            );
+        });
+        return;
+    }
     if let Some(sequence) = state.model().sequences.get(state.sequence).cloned() {
         let movement = sequence.linear_movement;
         if movement != glam::Vec3::ZERO {

@@ -2,9 +2,6 @@
 //! which egui shows; drags orbit (left) and pan (right or middle), the wheel zooms. It renders
 //! only when the scene changed, so an idle viewer does no GPU work.
 
-use std::sync::Arc;
-
-use studio_model::Model;
 use studio_render::{GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
 
 use crate::app::state::{AppState, Level};
@@ -104,13 +101,12 @@ impl Viewport {
             ((rect.width() * pixels_per_point) as u32).clamp(1, max),
             ((rect.height() * pixels_per_point) as u32).clamp(1, max),
         );
-        let model = state.model().clone();
         let options = state.render_options();
         let screenshot = std::mem::take(&mut self.screenshot);
         let gpu = self.gpu(render_state);
-        let identity = Arc::as_ptr(&model) as usize;
+        let identity = state.scene_identity();
         if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
-            gpu.model = Some((identity, gpu.renderer.upload(&model)));
+            gpu.model = Some((identity, gpu.renderer.upload(&state.render_model())));
             gpu.drawn = None;
         }
         if gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels) {
@@ -147,7 +143,7 @@ impl Viewport {
             size: pixels,
         };
         if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
-            draw(gpu, &model, state, &options, screenshot);
+            draw(gpu, state, &options, screenshot);
             gpu.drawn = Some(drawn);
         }
         if let Some(id) = gpu.texture {
@@ -163,20 +159,19 @@ impl Viewport {
 }
 
 /// Renders the scene into the viewport's texture (and, when asked, saves it).
-fn draw(gpu: &mut Gpu, model: &Model, state: &mut AppState, options: &RenderOptions, screenshot: bool) {
+fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot: bool) {
     let (Some(target), Some((_, gpu_model))) = (&gpu.target, &gpu.model) else { return };
     let aspect = target.width as f32 / target.height as f32;
     let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
     gpu.renderer.prepare(
         &mut encoder,
-        model,
-        &state.pose,
-        Some(state.sequence),
+        gpu_model,
+        &state.frame_pose(),
         state.camera.clip_from_model(aspect),
         state.camera.view_from_model(),
         options,
     );
-    target.pass(&mut encoder, options.background, |pass| gpu.renderer.draw(pass, model, gpu_model, options));
+    target.pass(&mut encoder, options.background, |pass| gpu.renderer.draw(pass, gpu_model, options));
     if screenshot {
         target.copy_out(&mut encoder);
     }
@@ -222,12 +217,12 @@ fn labels(ui: &egui::Ui, rect: egui::Rect, state: &AppState) {
     let font = egui::FontId::proportional(11.0);
     let at = |p: glam::Vec3| state.camera.project(p, size.0, size.1).map(|v| rect.min + egui::vec2(v.x, v.y));
     if state.settings.skeleton && state.settings.bone_names {
-        for (bone, m) in state.model().bones.iter().zip(&state.pose.bones) {
-            if let Some(p) = at(m.translation.into()) {
+        for (name, at_point) in state.bone_names() {
+            if let Some(p) = at(at_point) {
                 painter.text(
                     p + egui::vec2(4.0, -4.0),
                     egui::Align2::LEFT_BOTTOM,
-                    &bone.name,
+                    name,
                     font.clone(),
                     egui::Color32::from_rgb(255, 255, 160),
                 );
@@ -235,12 +230,12 @@ fn labels(ui: &egui::Ui, rect: egui::Rect, state: &AppState) {
         }
     }
     if state.settings.attachments {
-        for (i, point) in state.pose.attachments.iter().enumerate() {
-            if let Some(p) = at((*point).into()) {
+        for (label, point) in state.attachment_labels() {
+            if let Some(p) = at(point) {
                 painter.text(
                     p + egui::vec2(5.0, 5.0),
                     egui::Align2::LEFT_TOP,
-                    i.to_string(),
+                    label,
                     font.clone(),
                     egui::Color32::from_rgb(160, 255, 160),
                 );

@@ -1,0 +1,208 @@
+//! The Source (versions 44–49) adapter: a [`SourceModel`]'s `.vvd` vertices and `.vtx` strips
+//! as the renderer takes them (source-mesh.md, "Drawing LOD 0", for every LOD the `.vtx` has),
+//! and a frame's skinning matrices, bones, hit boxes and attachments. Vertices are in the
+//! model's bind pose and carry up to 3 bone weights; the skinning matrices are bone ×
+//! pose-to-bone (source-bonesetup.md, "Skinning and poseToBone").
+
+use glam::{Affine3A, Vec3A};
+use studio_source::SourceModel;
+use studio_source::{StripGroup, Vertex, VtxMesh};
+
+use crate::gpu_types::{MeshVertex, NORMAL_FOLLOWS_WEIGHTS};
+use crate::scene::{
+    FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
+};
+
+/// `mstudiovertex_t`'s size: a model's `vertexindex` counts bytes of them (source-mesh.md).
+const VERTEX_SIZE: usize = 48;
+
+/// `.vtx` strip flag: the indices are a triangle list.
+const STRIP_IS_TRILIST: u8 = 0x01;
+/// `.vtx` strip flag: the indices are a triangle strip.
+const STRIP_IS_TRISTRIP: u8 = 0x02;
+
+/// What a material that cannot be found or read draws: the checkerboard.
+pub fn missing_material(name: &str) -> RenderMaterial {
+    RenderMaterial { name: name.to_owned(), image: Some(Image::checkerboard()), ..RenderMaterial::default() }
+}
+
+/// A `.vvd` vertex for the mesh shader: its weights past `numbones` are 0.
+fn mesh_vertex(v: &Vertex) -> MeshVertex {
+    let mut bones = [0u8; 4];
+    let mut weights = [0.0f32; 4];
+    let used = usize::from(v.num_bones).min(3);
+    bones[..used].copy_from_slice(&v.bones[..used]);
+    weights[..used].copy_from_slice(&v.weights[..used]);
+    MeshVertex {
+        position: v.position.to_array(),
+        normal: v.normal.to_array(),
+        texel: v.uv.to_array(),
+        bones,
+        weights,
+        normal_bone: NORMAL_FOLLOWS_WEIGHTS,
+    }
+}
+
+/// The triangles of one strip group, as indices of the mesh's vertices (`origMeshVertID`),
+/// clockwise as stored. Indices that leave the group or the mesh are skipped with their
+/// triangle.
+fn group_triangles(group: &StripGroup, mesh_vertices: usize, out: &mut Vec<[u32; 3]>) {
+    let vertex = |index: u16| -> Option<u32> {
+        let original = *group.mesh_vertices.get(usize::from(index))?;
+        (usize::from(original) < mesh_vertices).then_some(u32::from(original))
+    };
+    for strip in &group.strips {
+        let Some(indices) = strip
+            .first_index
+            .checked_add(strip.num_indices)
+            .and_then(|end| group.indices.get(strip.first_index..end))
+        else {
+            continue;
+        };
+        if strip.flags & STRIP_IS_TRILIST != 0 {
+            for t in indices.chunks_exact(3) {
+                if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                    out.push([a, b, c]);
+                }
+            }
+        } else if strip.flags & STRIP_IS_TRISTRIP != 0 {
+            for (k, t) in indices.windows(3).enumerate() {
+                if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                    // Every other triangle of a strip is wound the other way.
+                    if a != b && b != c && a != c {
+                        out.push(if k % 2 == 0 { [a, b, c] } else { [b, a, c] });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The meshes of one `.mdl` model at each LOD of its `.vtx` model.
+fn submodel(model: &SourceModel, part: usize, index: usize) -> RenderSubmodel {
+    let (Some(mdl), Some(vertices)) =
+        (model.body_parts.get(part).and_then(|p| p.models.get(index)), model.vertices.as_ref())
+    else {
+        return RenderSubmodel::default();
+    };
+    let Some(vtx) = model.vtx.as_ref().and_then(|v| v.body_parts.get(part)?.get(index)) else {
+        return RenderSubmodel::default();
+    };
+    let base = usize::try_from(mdl.vertex_index).ok().map(|b| b / VERTEX_SIZE);
+    // Each mesh's vertices, shared by its LODs.
+    let mesh_vertices: Vec<Vec<MeshVertex>> = mdl
+        .meshes
+        .iter()
+        .map(|mesh| {
+            let range = base.and_then(|base| {
+                let start = base.checked_add(usize::try_from(mesh.vertex_offset).ok()?)?;
+                let end = start.checked_add(usize::try_from(mesh.num_vertices).ok()?)?;
+                vertices.vertices.get(start..end)
+            });
+            range.map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect())
+        })
+        .collect();
+    let lods = vtx
+        .lods
+        .iter()
+        .map(|lod| {
+            lod.meshes
+                .iter()
+                .zip(mdl.meshes.iter().zip(&mesh_vertices))
+                .map(|(vtx_mesh, (mesh, vertices)): (&VtxMesh, _)| {
+                    let mut triangles = Vec::new();
+                    for group in &vtx_mesh.strip_groups {
+                        group_triangles(group, vertices.len(), &mut triangles);
+                    }
+                    RenderMesh {
+                        vertices: vertices.clone(),
+                        triangles,
+                        slot: usize::try_from(mesh.material).unwrap_or(usize::MAX),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    RenderSubmodel { lods }
+}
+
+/// `model` as the renderer draws it, with `materials` (one per texture of the model, in order;
+/// see [`missing_material`]). Without a `.vvd` or `.vtx` it has a skeleton and no mesh.
+pub fn render_model(model: &SourceModel, materials: Vec<RenderMaterial>) -> RenderModel {
+    let body_parts = model
+        .body_parts
+        .iter()
+        .enumerate()
+        .map(|(p, part)| RenderBodyPart {
+            base: part.base,
+            submodels: (0..part.models.len()).map(|m| submodel(model, p, m)).collect(),
+        })
+        .collect();
+    let skins = model
+        .skins
+        .families
+        .iter()
+        .map(|family| family.iter().map(|&t| (t < materials.len()).then_some(t)).collect())
+        .collect();
+    RenderModel {
+        parents: model.bones.iter().map(|b| b.parent).collect(),
+        bounds: model.header.hull,
+        body_parts,
+        materials,
+        skins,
+        hitbox_sets: model.hitbox_sets.iter().map(|s| s.hitboxes.iter().map(|h| h.group).collect()).collect(),
+        attachments: model.attachments.len(),
+    }
+}
+
+/// Number of LODs the `.vtx` has (1 without one).
+pub fn lod_count(model: &SourceModel) -> usize {
+    model.vtx.as_ref().map_or(1, |v| usize::try_from(v.num_lods).unwrap_or(1).clamp(1, 8))
+}
+
+/// What a Source frame needs beyond the bones: the lists are reused from frame to frame.
+#[derive(Debug, Default)]
+pub struct SourceFrame {
+    /// Each bone's model-space transform.
+    pub bones: Vec<Affine3A>,
+    /// Each bone's skinning matrix.
+    pub skinning: Vec<Affine3A>,
+    /// The chosen set's hit box corners.
+    pub hitboxes: Vec<[Vec3A; 8]>,
+    /// The chosen hit box set.
+    pub hitbox_set: usize,
+    /// Each attachment's point.
+    pub attachments: Vec<Vec3A>,
+    /// The sequence's box.
+    pub sequence_box: Option<(glam::Vec3, glam::Vec3)>,
+}
+
+impl SourceFrame {
+    /// Places everything that follows from `self.bones` (set by the pose evaluator) for
+    /// `model`, hit box set `hitbox_set` and sequence box `sequence_box`. Allocates nothing
+    /// once the lists have grown to the model's size.
+    pub fn place(
+        &mut self,
+        model: &SourceModel,
+        hitbox_set: usize,
+        sequence_box: Option<(glam::Vec3, glam::Vec3)>,
+    ) {
+        studio_source_pose::skinning_matrices(model, &self.bones, &mut self.skinning);
+        studio_source_pose::hitbox_corners_into(model, hitbox_set, &self.bones, &mut self.hitboxes);
+        studio_source_pose::attachment_points_into(model, &self.bones, &mut self.attachments);
+        self.hitbox_set = hitbox_set;
+        self.sequence_box = sequence_box;
+    }
+
+    /// This frame as the renderer takes it.
+    pub fn frame_pose(&self) -> FramePose<'_> {
+        FramePose {
+            skinning: &self.skinning,
+            bones: &self.bones,
+            hitboxes: &self.hitboxes,
+            hitbox_set: self.hitbox_set,
+            attachments: &self.attachments,
+            sequence_box: self.sequence_box,
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! The panels of a Source model: the sequence table, pose parameter sliders, bone controllers,
+//! the timeline in cycles, and the model tabs (info with include models, body groups, skins and
+//! LODs; bones; hit box sets; named attachments; materials).
+
+use egui::RichText;
+use studio_render::hit_group_color;
+
+use super::Commands;
+use crate::app::command::Command;
+use crate::app::state::{AppState, SourceView};
+
+/// Widest a sequence's name is shown in the table; longer ones are elided in the middle.
+const SEQUENCE_NAME_WIDTH: f32 = 96.0;
+/// Width of the keys' column in the info tab.
+const INFO_KEY_WIDTH: f32 = 96.0;
+/// `STUDIO_LOOPING`.
+const STUDIO_LOOPING: i32 = 0x0001;
+/// `STUDIO_DELTA`.
+const STUDIO_DELTA: i32 = 0x0004;
+
+/// The sequence table with its search box: name, activity, frames, fps, loop, grid, layers,
+/// events.
+pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, commands: &mut Commands) {
+    let doc = &view.doc;
+    ui.heading("Sequences");
+    ui.add(egui::TextEdit::singleline(search).hint_text("search sequences").id_salt("sequence search"));
+    let needle = search.to_lowercase();
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let rig = doc.evaluator.rig();
+    egui::ScrollArea::both().id_salt("sequence list").max_height(260.0).show(ui, |ui| {
+        ui.spacing_mut().item_spacing.x = 5.0;
+        egui::Grid::new("source sequence table").num_columns(8).striped(true).show(ui, |ui| {
+            for (heading, meaning) in [
+                ("name", "the sequence's label"),
+                ("act", "activity"),
+                ("frm", "frames of its first animation"),
+                ("fps", "frames per second of its first animation"),
+                ("loop", "whether it loops"),
+                ("grid", "its blend grid"),
+                ("lay", "auto layers"),
+                ("ev", "events"),
+            ] {
+                ui.label(RichText::new(heading).weak()).on_hover_text(meaning);
+            }
+            ui.end_row();
+            for i in 0..rig.num_sequences() {
+                let Some(seq) = rig.sequence(i) else { continue };
+                let s = seq.seq;
+                if !needle.is_empty()
+                    && !s.label.to_lowercase().contains(&needle)
+                    && !s.activity_name.to_lowercase().contains(&needle)
+                {
+                    continue;
+                }
+                let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
+                let shown = super::fit::elide_middle(ui.ctx(), &s.label, &font, SEQUENCE_NAME_WIDTH);
+                let mut name = RichText::new(shown.as_deref().unwrap_or(&s.label));
+                if s.flags & STUDIO_DELTA != 0 {
+                    name = name.italics();
+                }
+                let group =
+                    if seq.group == 0 { String::new() } else { format!(" (include model {})", seq.group) };
+                if ui
+                    .selectable_label(doc.sequence == i, name)
+                    .on_hover_text(format!("#{i} {}{group}: play it", s.label))
+                    .clicked()
+                {
+                    commands.push(Command::SelectSequence(i));
+                }
+                ui.label(&s.activity_name);
+                ui.label(first.map_or(String::new(), |a| a.frames.to_string()));
+                ui.label(first.map_or(String::new(), |a| format!("{}", a.fps)));
+                ui.label(if s.flags & STUDIO_LOOPING != 0 { "yes" } else { "" });
+                ui.label(if s.grid[0] * s.grid[1] > 1 {
+                    format!("{}×{}", s.grid[0], s.grid[1])
+                } else {
+                    String::new()
+                });
+                ui.label(if s.layers.is_empty() { String::new() } else { s.layers.len().to_string() });
+                ui.label(if s.events.is_empty() { String::new() } else { s.events.len().to_string() });
+                ui.end_row();
+            }
+        });
+    });
+}
+
+/// A slider per pose parameter in its own units (a looping one wraps round), the ones the
+/// current sequence reads marked; then the bone controllers.
+pub fn controls_ui(ui: &mut egui::Ui, view: &SourceView, commands: &mut Commands) {
+    let doc = &view.doc;
+    let used = doc.used_parameters();
+    if !doc.pose_parameters().is_empty() {
+        ui.heading("Pose parameters");
+        for (i, p) in doc.pose_parameters().iter().enumerate() {
+            let mut value = doc.params.get(i).copied().unwrap_or(0.0);
+            let (low, high) = (p.start.min(p.end), p.start.max(p.end));
+            let mut label = RichText::new(&p.name);
+            if used.contains(&i) {
+                label = label.strong();
+            }
+            let slider = egui::Slider::new(&mut value, low..=high.max(low + f32::EPSILON)).text(label);
+            let response = ui.add(slider).on_hover_text(if used.contains(&i) {
+                "the current sequence reads it"
+            } else {
+                "the current sequence does not read it"
+            });
+            let response = if p.loop_range != 0.0 {
+                response.on_hover_text(format!("wraps round every {}", p.loop_range))
+            } else {
+                response
+            };
+            if response.changed() {
+                commands.push(Command::SetPoseParameter(i, value));
+            }
+        }
+    }
+    let model = &doc.model;
+    if !model.bone_controllers.is_empty() {
+        ui.heading("Controllers");
+        for (i, c) in model.bone_controllers.iter().enumerate() {
+            let bone = usize::try_from(c.bone)
+                .ok()
+                .and_then(|b| model.bones.get(b))
+                .map_or("?", |b| b.name.as_str());
+            let mut value = doc.controllers.get(i).copied().unwrap_or(0.0);
+            let (low, high) = (c.start.min(c.end), c.start.max(c.end));
+            let label = format!("{i}: {bone} (input {})", c.input);
+            let slider = egui::Slider::new(&mut value, low..=high.max(low + f32::EPSILON)).text(label);
+            if ui.add(slider).changed() {
+                commands.push(Command::SetSourceController(i, value));
+            }
+        }
+    }
+    if (!doc.pose_parameters().is_empty() || !model.bone_controllers.is_empty())
+        && ui.button("Reset pose parameters and controllers").clicked()
+    {
+        commands.push(Command::ResetControllers);
+    }
+}
+
+/// The timeline in cycles (with the first animation's frame), its events marked.
+pub fn timeline_ui(ui: &mut egui::Ui, view: &SourceView, commands: &mut Commands) {
+    let doc = &view.doc;
+    let Some(seq) = doc.sequence(doc.sequence) else {
+        ui.label("no sequences");
+        return;
+    };
+    let last = (doc.frames() as f32 - 1.0).max(0.0);
+    super::fit::label(
+        ui,
+        format!("{}  cycle {:.3}  (frame {:.2} / {last})", seq.label, doc.cycle, doc.cycle * last),
+    );
+    let mut cycle = doc.cycle;
+    let response = ui
+        .horizontal(|ui| {
+            let typed =
+                ui.add(egui::DragValue::new(&mut cycle).range(0.0..=1.0).speed(0.002).max_decimals(3));
+            ui.spacing_mut().slider_width = (ui.available_width() - 60.0).max(40.0);
+            let slider = ui.add(egui::Slider::new(&mut cycle, 0.0..=1.0).show_value(false).text("Cycle"));
+            let typed = typed.labelled_by(slider.id);
+            if typed.changed() || slider.changed() {
+                commands.push(Command::SetCycle(cycle));
+            }
+            slider
+        })
+        .inner;
+    let rect = response.rect;
+    let track = egui::Rect::from_min_size(rect.min, egui::vec2(ui.spacing().slider_width, rect.height()));
+    for event in &seq.events {
+        let x = track.left() + track.width() * event.cycle.clamp(0.0, 1.0);
+        ui.painter().vline(
+            x,
+            track.bottom()..=track.bottom() + 5.0,
+            egui::Stroke::new(2.0, egui::Color32::ORANGE),
+        );
+    }
+}
+
+/// The model panel's tabs for a Source model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SourceTab {
+    /// Facts, include models, body groups, skins, LODs.
+    #[default]
+    Info,
+    /// Bone tree.
+    Bones,
+    /// Hit box sets.
+    Hitboxes,
+    /// Attachments.
+    Attachments,
+    /// Materials.
+    Materials,
+}
+
+/// The model panel.
+pub fn model_ui(ui: &mut egui::Ui, state: &mut AppState, tab: &mut SourceTab, commands: &mut Commands) {
+    ui.horizontal_wrapped(|ui| {
+        for (t, name) in [
+            (SourceTab::Info, "Info"),
+            (SourceTab::Bones, "Bones"),
+            (SourceTab::Hitboxes, "Hit boxes"),
+            (SourceTab::Attachments, "Attachments"),
+            (SourceTab::Materials, "Materials"),
+        ] {
+            ui.selectable_value(tab, t, name);
+        }
+    });
+    ui.separator();
+    egui::ScrollArea::vertical().id_salt("source model panel").show(ui, |ui| match tab {
+        SourceTab::Info => info_ui(ui, state, commands),
+        SourceTab::Bones => {
+            if let Some(view) = state.source.as_deref() {
+                bones_ui(ui, view, state.selected_bone, None, commands);
+            }
+        }
+        SourceTab::Hitboxes => hitboxes_ui(ui, state, commands),
+        SourceTab::Attachments => {
+            let Some(view) = state.source.as_deref() else { return };
+            let model = &view.doc.model;
+            for (i, a) in model.attachments.iter().enumerate() {
+                let bone = a.bone.and_then(|b| model.bones.get(b)).map_or("(none)", |b| b.name.as_str());
+                let at = view.doc.frame.attachments.get(i).copied().unwrap_or_default();
+                super::fit::label(
+                    ui,
+                    format!("{i}  {}  on {bone}  at {:.2} {:.2} {:.2}", a.name, at.x, at.y, at.z),
+                );
+            }
+            if model.attachments.is_empty() {
+                ui.label("no attachments");
+            }
+        }
+        SourceTab::Materials => {
+            let Some(view) = state.source.as_deref() else { return };
+            for (i, texture) in view.doc.model.textures.iter().enumerate() {
+                ui.label(RichText::new(format!("{i} {}", texture.name)).strong());
+                if let Some(note) = view.material_notes.get(i) {
+                    super::fit::label(ui, note.as_str());
+                }
+            }
+            if view.doc.model.textures.is_empty() {
+                ui.label("no materials");
+            }
+            ui.label(format!("material folders: {}", view.doc.model.material_paths.join(", ")));
+        }
+    });
+}
+
+fn info_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands) {
+    let Some(view) = state.source.as_deref() else { return };
+    let model = view.doc.model.clone();
+    let h = &model.header;
+    {
+        let mut row = |key: &str, value: String| super::fit::row(ui, INFO_KEY_WIDTH, key, value);
+        row("name", h.name.clone());
+        row("version", h.version.to_string());
+        row("bones", model.bones.len().to_string());
+        row("sequences", view.doc.num_sequences().to_string());
+        row("pose parameters", view.doc.pose_parameters().len().to_string());
+        row("hit box sets", model.hitbox_sets.len().to_string());
+        row("attachments", model.attachments.len().to_string());
+        row("materials", model.textures.len().to_string());
+        row("hull", format!("{} .. {}", h.hull.0, h.hull.1));
+        row("surface", h.surface_prop.clone());
+    }
+    for companion in &view.doc.companions {
+        super::fit::row(ui, INFO_KEY_WIDTH, "companion", companion.display().to_string());
+    }
+    for (i, include) in model.include_models.iter().enumerate() {
+        let loaded = model.includes.get(i).is_some_and(Option::is_some);
+        let status = if loaded { "loaded" } else { "missing" };
+        super::fit::row(ui, INFO_KEY_WIDTH, "include", format!("{} ({status})", include.file));
+    }
+    ui.separator();
+    let mut body = state.body;
+    for part in &model.body_parts {
+        if part.models.len() < 2 {
+            continue;
+        }
+        let count = part.models.len() as i32;
+        let base = part.base.max(1);
+        let current = usize::try_from((body / base).rem_euclid(count)).unwrap_or(0);
+        egui::ComboBox::from_label(format!("Body group {}", part.name))
+            .selected_text(part.models.get(current).map_or("?", |m| m.name.as_str()))
+            .show_ui(ui, |ui| {
+                for (j, m) in part.models.iter().enumerate() {
+                    if ui.selectable_label(j == current, m.name.as_str()).clicked() {
+                        body += (j as i32 - current as i32) * base;
+                    }
+                }
+            });
+    }
+    let mut skin = state.skin;
+    let families = model.skins.families.len();
+    if families > 1 {
+        egui::ComboBox::from_label("Skin").selected_text(skin.to_string()).show_ui(ui, |ui| {
+            for f in 0..families {
+                ui.selectable_value(&mut skin, f, f.to_string());
+            }
+        });
+    }
+    let lods = studio_render::source::lod_count(&model);
+    if lods > 1 {
+        let mut lod = state.lod;
+        egui::ComboBox::from_label("LOD").selected_text(lod.to_string()).show_ui(ui, |ui| {
+            for l in 0..lods {
+                ui.selectable_value(&mut lod, l, l.to_string());
+            }
+        });
+        if lod != state.lod {
+            commands.push(Command::SetLod(lod));
+        }
+    }
+    state.body = body;
+    state.skin = skin;
+}
+
+fn bones_ui(
+    ui: &mut egui::Ui,
+    view: &SourceView,
+    selected_bone: Option<usize>,
+    parent: Option<usize>,
+    commands: &mut Commands,
+) {
+    let model = &view.doc.model;
+    for (i, bone) in model.bones.iter().enumerate().filter(|(_, b)| b.parent == parent) {
+        let has_children = model.bones.iter().any(|b| b.parent == Some(i));
+        let selected = selected_bone == Some(i);
+        let label = format!("{i} {}", bone.name);
+        if has_children {
+            egui::CollapsingHeader::new(RichText::new(label).strong())
+                .id_salt(("source bone", i))
+                .default_open(true)
+                .show(ui, |ui| {
+                    if ui.selectable_label(selected, format!("select {}", bone.name)).clicked() {
+                        commands.push(Command::SelectBone(if selected { None } else { Some(i) }));
+                    }
+                    bones_ui(ui, view, selected_bone, Some(i), commands);
+                });
+        } else if ui.selectable_label(selected, label).clicked() {
+            commands.push(Command::SelectBone(if selected { None } else { Some(i) }));
+        }
+    }
+}
+
+fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let Some(view) = state.source.as_deref() else { return };
+    let model = &view.doc.model;
+    let current = view.doc.hitbox_set;
+    if model.hitbox_sets.is_empty() {
+        ui.label("no hit boxes");
+        return;
+    }
+    egui::ComboBox::from_label("Hit box set")
+        .selected_text(model.hitbox_sets.get(current).map_or("?", |s| s.name.as_str()))
+        .show_ui(ui, |ui| {
+            for (i, set) in model.hitbox_sets.iter().enumerate() {
+                if ui.selectable_label(i == current, format!("{i} {}", set.name)).clicked() {
+                    commands.push(Command::SelectHitboxSet(i));
+                }
+            }
+        });
+    let Some(set) = model.hitbox_sets.get(current) else { return };
+    for (i, hitbox) in set.hitboxes.iter().enumerate() {
+        let bone = model.bones.get(hitbox.bone).map_or("?", |b| b.name.as_str());
+        let size = hitbox.bbmax - hitbox.bbmin;
+        let [r, g, b] = hit_group_color(hitbox.group);
+        let name = if hitbox.name.is_empty() { "(unnamed)" } else { hitbox.name.as_str() };
+        let label = RichText::new(format!(
+            "{i}  {name}  on {bone}  group {}  {:.1}×{:.1}×{:.1}",
+            hitbox.group, size.x, size.y, size.z
+        ))
+        .color(egui::Color32::from_rgb(r, g, b));
+        let selected = state.selected_hitbox == Some(i);
+        if ui.selectable_label(selected, label).clicked() {
+            commands.push(Command::SelectHitbox(if selected { None } else { Some(i) }));
+        }
+    }
+}

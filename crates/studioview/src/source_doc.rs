@@ -1,0 +1,237 @@
+//! A Source model open for viewing: the model with its include models, its evaluator, and what
+//! the user chose (sequence, cycle, pose parameters in their own units, controllers, hit box
+//! set, LOD, body, skin). The viewer and `studioview render` pose it the same way.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use glam::Vec3;
+use studio_render::source::SourceFrame;
+use studio_source::{SourceModel, Warning};
+use studio_source_pose::{SourceEvaluator, SourceRequest, params, playback};
+
+/// `STUDIO_LOOPING` of a Source sequence.
+const STUDIO_LOOPING: i32 = 0x0001;
+/// `STUDIO_AL_POSE`: a layer's weight follows a pose parameter (source-animation.md).
+const STUDIO_AL_POSE: i32 = 0x4000;
+
+/// An open Source model and the pose it shows.
+pub struct SourceDoc {
+    /// The model, with its include models and companions.
+    pub model: Arc<SourceModel>,
+    /// Where it came from.
+    pub path: PathBuf,
+    /// Companion files read with it.
+    pub companions: Vec<PathBuf>,
+    /// Warnings the reader gave.
+    pub warnings: Vec<Warning>,
+    /// The evaluator of the combined model.
+    pub evaluator: SourceEvaluator<'static>,
+    /// The combined sequence shown.
+    pub sequence: usize,
+    /// Its cycle, 0 to 1.
+    pub cycle: f32,
+    /// Each combined pose parameter in its own units.
+    pub params: Vec<f32>,
+    /// Each bone controller's value in its own units.
+    pub controllers: Vec<f32>,
+    /// The hit box set shown.
+    pub hitbox_set: usize,
+    /// The frame: bones, skinning matrices, hit boxes, attachments.
+    pub frame: SourceFrame,
+    /// Normalised pose parameters, reused.
+    normalised: Vec<f32>,
+}
+
+impl SourceDoc {
+    /// Opens `model` (read from `path` with `companions`), showing its first sequence at cycle 0
+    /// with every pose parameter at its default.
+    pub fn new(model: SourceModel, path: PathBuf, companions: Vec<PathBuf>) -> Self {
+        let warnings = model.warnings.clone();
+        let model = Arc::new(model);
+        let evaluator = SourceEvaluator::shared(model.clone());
+        let rig = evaluator.rig();
+        let params = rig.pose_parameters.iter().map(|p| params::real(p, params::default_value(p))).collect();
+        let normalised = vec![0.0; rig.pose_parameters.len()];
+        let controllers = model.bone_controllers.iter().map(neutral_value).collect();
+        let mut doc = Self {
+            model,
+            path,
+            companions,
+            warnings,
+            evaluator,
+            sequence: 0,
+            cycle: 0.0,
+            params,
+            controllers,
+            hitbox_set: 0,
+            frame: SourceFrame::default(),
+            normalised,
+        };
+        doc.evaluate();
+        doc
+    }
+
+    /// Combined sequences.
+    pub fn num_sequences(&self) -> usize {
+        self.evaluator.rig().num_sequences()
+    }
+
+    /// A combined sequence.
+    pub fn sequence(&self, index: usize) -> Option<&studio_source::Sequence> {
+        self.evaluator.rig().sequence(index).map(|s| s.seq)
+    }
+
+    /// Whether the shown sequence loops.
+    pub fn looping(&self) -> bool {
+        self.sequence(self.sequence).is_some_and(|s| s.flags & STUDIO_LOOPING != 0)
+    }
+
+    /// The combined pose parameters.
+    pub fn pose_parameters(&self) -> &[studio_source::PoseParameter] {
+        &self.evaluator.rig().pose_parameters
+    }
+
+    /// The combined pose parameters the shown sequence reads: its blend grid's axes, its layers'
+    /// `STUDIO_AL_POSE` parameters and its cycle pose.
+    pub fn used_parameters(&self) -> Vec<usize> {
+        let rig = self.evaluator.rig();
+        let Some(seq) = rig.sequence(self.sequence) else { return Vec::new() };
+        let mut used: Vec<usize> =
+            seq.seq.params.iter().flatten().filter_map(|&p| rig.param(seq.group, p)).collect();
+        used.extend(rig.cycle_pose(seq));
+        for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_POSE != 0) {
+            if let Some(p) = usize::try_from(layer.pose).ok().and_then(|p| rig.param(seq.group, p)) {
+                used.push(p);
+            }
+        }
+        used.sort_unstable();
+        used.dedup();
+        used
+    }
+
+    /// Cycles per second of the shown sequence at the current pose parameters.
+    pub fn cycle_rate(&mut self) -> f32 {
+        self.normalise();
+        let rig = self.evaluator.rig();
+        rig.sequence(self.sequence).map_or(0.0, |seq| playback::cycle_rate(rig, seq, &self.normalised))
+    }
+
+    /// Frames of the shown sequence: those of its first animation (1 without one).
+    pub fn frames(&self) -> usize {
+        let rig = self.evaluator.rig();
+        rig.sequence(self.sequence)
+            .and_then(|seq| rig.grid_cell(seq, 0, 0))
+            .map_or(1, |a| a.animation.frames.max(1) as usize)
+    }
+
+    /// Every pose parameter at its default and every controller at its neutral value.
+    pub fn reset_controls(&mut self) {
+        let rig = self.evaluator.rig();
+        for (value, p) in self.params.iter_mut().zip(&rig.pose_parameters) {
+            *value = params::real(p, params::default_value(p));
+        }
+        for (value, controller) in self.controllers.iter_mut().zip(&self.model.bone_controllers) {
+            *value = neutral_value(controller);
+        }
+    }
+
+    /// Moves the cycle on by `dt` seconds at `speed`, wrapping round when `looping` and
+    /// stopping at 1 otherwise, and poses the model; adds the events crossed to `events`.
+    pub fn advance(&mut self, dt: f32, speed: f32, events: &mut Vec<String>, looping: bool) {
+        let rate = self.cycle_rate();
+        let Some(seq) = self.evaluator.rig().sequence(self.sequence).map(|s| s.seq) else { return };
+        let from = self.cycle;
+        let next = from + rate * speed * dt;
+        let to = if !next.is_finite() {
+            from
+        } else if looping {
+            next - next.floor()
+        } else {
+            next.clamp(0.0, 1.0)
+        };
+        for event in playback::events_between(seq, from, to) {
+            let name = if event.name.is_empty() { event.event.to_string() } else { event.name.clone() };
+            events.push(format!("cycle {:.3}: event {name} {}", event.cycle, event.options));
+        }
+        self.cycle = to;
+        self.evaluate();
+    }
+
+    fn normalise(&mut self) {
+        let rig = self.evaluator.rig();
+        for ((slot, p), &value) in self.normalised.iter_mut().zip(&rig.pose_parameters).zip(&self.params) {
+            *slot = params::normalise(p, value);
+        }
+    }
+
+    /// The controller inputs (0–3 and the mouth), normalised, from the controllers' values.
+    fn controller_inputs(&self) -> [f32; 5] {
+        let mut inputs = [0.0; 5];
+        for (controller, &value) in self.model.bone_controllers.iter().zip(&self.controllers) {
+            let range = controller.end - controller.start;
+            let input = usize::try_from(controller.input).ok().and_then(|i| inputs.get_mut(i.min(4)));
+            if let Some(slot) = input
+                && range != 0.0
+                && range.is_finite()
+            {
+                *slot = ((value - controller.start) / range).clamp(0.0, 1.0);
+            }
+        }
+        inputs
+    }
+
+    /// Poses the model: bones, skinning matrices, hit boxes of the chosen set, attachments.
+    /// Allocates nothing once the lists have grown to the model's size.
+    pub fn evaluate(&mut self) {
+        self.normalise();
+        let controllers = (!self.model.bone_controllers.is_empty()).then(|| self.controller_inputs());
+        let cycle = if self.cycle.is_finite() { self.cycle.clamp(0.0, 1.0) } else { 0.0 };
+        let request = SourceRequest { sequence: self.sequence, cycle, params: &self.normalised, controllers };
+        self.evaluator.evaluate(&request, &mut self.frame.bones);
+        let sequence_box = self.sequence(self.sequence).map(|s| (s.bbmin, s.bbmax));
+        self.frame.place(&self.model, self.hitbox_set, sequence_box);
+    }
+
+    /// The box round the pose's bones, hit boxes and the skinned vertices of body `body`.
+    pub fn bounds(&self, body: i32) -> (Vec3, Vec3) {
+        let mut min = Vec3::splat(f32::INFINITY);
+        let mut max = Vec3::splat(f32::NEG_INFINITY);
+        let mut add = |p: Vec3| {
+            if p.is_finite() {
+                min = min.min(p);
+                max = max.max(p);
+            }
+        };
+        self.frame.bones.iter().for_each(|b| add(b.translation.into()));
+        self.frame.hitboxes.iter().flatten().for_each(|&c| add(c.into()));
+        if let Some(vertices) = &self.model.vertices {
+            for (part, choice) in self.model.body_parts.iter().filter_map(|part| {
+                let n = i32::try_from(part.models.len()).ok().filter(|&n| n > 0)?;
+                let choice = usize::try_from(body.checked_div(part.base)?.rem_euclid(n)).ok()?;
+                Some((part, choice))
+            }) {
+                let Some(model) = part.models.get(choice) else { continue };
+                let start = usize::try_from(model.vertex_index).unwrap_or(usize::MAX) / 48;
+                let count = usize::try_from(model.num_vertices).unwrap_or(0);
+                let range = start.checked_add(count).and_then(|end| vertices.vertices.get(start..end));
+                for v in range.unwrap_or(&[]) {
+                    let mut p = Vec3::ZERO;
+                    for j in 0..usize::from(v.num_bones).min(3) {
+                        if let Some(m) = self.frame.skinning.get(usize::from(v.bones[j])) {
+                            p += m.transform_point3(v.position) * v.weights[j];
+                        }
+                    }
+                    add(p);
+                }
+            }
+        }
+        if min.cmple(max).all() { (min, max) } else { self.model.header.hull }
+    }
+}
+
+/// A controller's neutral value: 0 in its own units where the range holds 0, else its start.
+fn neutral_value(controller: &studio_source::BoneController) -> f32 {
+    let (lo, hi) = (controller.start.min(controller.end), controller.start.max(controller.end));
+    if lo <= 0.0 && 0.0 <= hi { 0.0 } else { controller.start }
+}
