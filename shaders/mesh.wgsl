@@ -21,7 +21,8 @@ struct TextureParams {
     params: vec4<f32>,
     // rgb: tint; w: unused.
     tint: vec4<f32>,
-    // x: 1 for fullbright; y: 1 for blended (the texels' alpha is kept); zw: unused.
+    // x: 1 for fullbright; y: 1 for blended (the texels' alpha is kept); z: 1 for reflective
+    // ($envmap, drawn as a rim of light where the surface turns away from the eye); w: unused.
     flags: vec4<f32>,
 };
 
@@ -45,6 +46,8 @@ struct VertexOut {
     @location(0) model_position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    // How squarely the surface faces the eye: the view-space normal's z.
+    @location(3) facing: f32,
 };
 
 @vertex
@@ -69,6 +72,7 @@ fn vs_main(in: VertexIn) -> VertexOut {
     let view_normal = normalize((frame.view_from_model * vec4<f32>(normal, 0.0)).xyz);
     let chrome_uv = vec2<f32>(view_normal.x * 0.5 + 0.5, 0.5 - view_normal.y * 0.5);
     out.uv = select(in.texel * texture_params.params.xy, chrome_uv, texture_params.params.z > 0.5);
+    out.facing = view_normal.z;
     return out;
 }
 
@@ -94,7 +98,9 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let light = shade(in);
     // Blended materials keep their texels' alpha; others are opaque but for the view's opacity.
     let alpha = select(1.0, texel.a, texture_params.flags.y > 0.5) * frame.options.y;
-    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light, alpha);
+    let rim = 1.0 - abs(in.facing);
+    let sheen = texture_params.flags.z * 0.4 * rim * rim;
+    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light + vec3<f32>(sheen), alpha);
 }
 
 @fragment

@@ -75,7 +75,7 @@ pub struct TextureParams {
     pub params: [f32; 4],
     /// rgb: tint (linear); w: unused.
     pub tint: [f32; 4],
-    /// x: 1 for fullbright; y: 1 for blended; zw: unused.
+    /// x: 1 for fullbright; y: 1 for blended; z: 1 for reflective; w: unused.
     pub flags: [f32; 4],
 }
 

@@ -130,6 +130,9 @@ pub struct RenderMaterial {
     pub double_sided: bool,
     /// Not lit (`$selfillum`, GoldSrc's `STUDIO_NF_FULLBRIGHT`).
     pub fullbright: bool,
+    /// A simple reflective look (`$envmap`): a bright rim where the surface turns away from
+    /// the eye, in place of the cube map.
+    pub reflective: bool,
     /// Colour the texels are multiplied by, linear (`$color`, `$color2`).
     pub tint: [f32; 3],
 }
@@ -146,6 +149,7 @@ impl Default for RenderMaterial {
             blend: Blend::Opaque,
             double_sided: false,
             fullbright: false,
+            reflective: false,
             tint: [1.0; 3],
         }
     }

@@ -107,7 +107,12 @@ pub fn upload(
             material.alpha_test,
         ],
         tint: [r, g, b, 0.0],
-        flags: [flag(material.fullbright), flag(material.blend == Blend::Translucent), 0.0, 0.0],
+        flags: [
+            flag(material.fullbright),
+            flag(material.blend == Blend::Translucent),
+            flag(material.reflective),
+            0.0,
+        ],
     };
     let params_buffer = wgpu::util::DeviceExt::create_buffer_init(
         device,

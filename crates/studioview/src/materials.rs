@@ -1,10 +1,12 @@
-//! A Source model's materials for drawing. Reading `.vmt`/`.vtf` files (loose or in `.vpk`
-//! archives) is not built yet: every material draws the magenta and black checkerboard, and the
-//! messages say which `.vmt` files it would be looked up as.
+//! A Source model's materials for drawing: each texture name looked up in the model's game
+//! folder (the folder above its `models/`) and the folders the user adds, loose or in their
+//! `.vpk` archives ([`studio_material::find_material`]). What cannot be found or read draws
+//! the magenta and black checkerboard, and its note names every path tried.
 
 use std::path::{Path, PathBuf};
 
-use studio_render::RenderMaterial;
+use studio_material::{GameFolders, Material};
+use studio_render::{Blend, Image, RenderMaterial};
 use studio_source::SourceModel;
 
 /// The materials of a model, one per texture, and what was found out on the way.
@@ -12,40 +14,67 @@ use studio_source::SourceModel;
 pub struct Resolved {
     /// One per texture of the model, in order.
     pub materials: Vec<RenderMaterial>,
-    /// Lines for the messages panel.
+    /// What was found for each, in order.
+    pub found: Vec<Material>,
+    /// Lines for the messages panel: one per material that draws as the checkerboard, and one
+    /// per archive that could not be read.
     pub messages: Vec<String>,
+    /// The game folders searched.
+    pub folders: Vec<PathBuf>,
 }
 
-/// The `.vmt` paths, relative to a game folder, that texture `name` is looked up as: one per
-/// material folder (`cdmaterials`) of the model, in order.
-pub fn candidates(model: &SourceModel, name: &str) -> Vec<String> {
-    let name = name.replace('\\', "/");
-    model
-        .material_paths
-        .iter()
-        .map(|dir| {
-            let dir = dir.replace('\\', "/");
-            let dir = dir.trim_matches('/');
-            if dir.is_empty() {
-                format!("materials/{name}.vmt")
-            } else {
-                format!("materials/{dir}/{name}.vmt")
-            }
-        })
-        .collect()
+/// The game folders of a model at `path`: its own (above its `models/` folder), then `extra`.
+pub fn game_folders(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = studio_bytes::files::game_folder(path).into_iter().collect();
+    folders.extend(extra.iter().cloned());
+    folders
 }
 
 /// The materials of `model` (read from `path`), looked up in its game folder and `extra`.
 pub fn resolve(model: &SourceModel, path: &Path, extra: &[PathBuf]) -> Resolved {
-    let _ = (path, extra);
-    let mut resolved = Resolved::default();
+    let folders = game_folders(path, extra);
+    let games = GameFolders::open(&folders);
+    let mut resolved = Resolved { folders, ..Resolved::default() };
+    resolved.messages.extend(games.broken_archives.iter().map(|e| format!("archive not read: {e}")));
+    let material_folders =
+        if model.material_paths.is_empty() { vec![String::new()] } else { model.material_paths.clone() };
     for texture in &model.textures {
-        resolved.materials.push(studio_render::source::missing_material(&texture.name));
-        resolved.messages.push(format!(
-            "material {}: drawn as a checkerboard (materials are not read yet; it would be {})",
-            texture.name,
-            candidates(model, &texture.name).join(" or ")
-        ));
+        let found = studio_material::find_material(&games, &material_folders, &texture.name);
+        if let Some(problem) = &found.problem {
+            resolved.messages.push(format!(
+                "material {}: drawn as a checkerboard: {problem} (tried {})",
+                texture.name,
+                found.tried.join(", ")
+            ));
+        }
+        resolved.materials.push(render_material(&found));
+        resolved.found.push(found);
     }
     resolved
+}
+
+/// How a found material is drawn: its texture (or the checkerboard when it has none) and the
+/// flags of its `.vmt`.
+pub fn render_material(found: &Material) -> RenderMaterial {
+    let image = match &found.vtf {
+        Some(vtf) => Image { width: vtf.width, height: vtf.height, rgba: vtf.rgba.clone() },
+        None => Image::checkerboard(),
+    };
+    let mut material =
+        RenderMaterial { name: found.name.clone(), image: Some(image), ..RenderMaterial::default() };
+    if let Some(s) = &found.shading {
+        material.blend = if s.additive {
+            Blend::Additive
+        } else if s.translucent {
+            Blend::Translucent
+        } else {
+            Blend::Opaque
+        };
+        material.alpha_test = s.alpha_test.unwrap_or(0.0);
+        material.double_sided = s.no_cull;
+        material.fullbright = s.self_illum;
+        material.reflective = s.env_map;
+        material.tint = std::array::from_fn(|i| s.color[i] * s.color2[i]);
+    }
+    material
 }

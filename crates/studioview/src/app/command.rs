@@ -46,4 +46,7 @@ pub enum Command {
     SelectHitboxSet(usize),
     /// Draw level of detail N (Source).
     SetLod(usize),
+    /// The game folders Source materials are looked up in besides the model's own; looks the
+    /// open model's materials up again.
+    SetGameFolders(Vec<PathBuf>),
 }

@@ -39,6 +39,8 @@ pub struct StudioApp {
     search: String,
     tab: Tab,
     source_tab: ui::source_panels::SourceTab,
+    previews: ui::source_panels::Previews,
+    game_folder: String,
     texture: usize,
     textures: TextureCache,
     title: String,
@@ -101,6 +103,8 @@ impl StudioApp {
             search: String::new(),
             tab: Tab::default(),
             source_tab: Default::default(),
+            previews: Default::default(),
+            game_folder: String::new(),
             texture: 0,
             textures: TextureCache::default(),
             title: String::new(),
@@ -204,7 +208,14 @@ impl StudioApp {
                 ui::display::display_ui(ui, &mut self.state);
                 ui.separator();
                 if self.state.source.is_some() {
-                    ui::source_panels::model_ui(ui, &mut self.state, &mut self.source_tab, &mut commands);
+                    ui::source_panels::model_ui(
+                        ui,
+                        &mut self.state,
+                        &mut self.source_tab,
+                        &mut self.previews,
+                        &mut self.game_folder,
+                        &mut commands,
+                    );
                     return;
                 }
                 ui::model_panel::model_ui(

@@ -35,8 +35,25 @@ pub struct SourceView {
     pub doc: SourceDoc,
     /// Its materials, one per texture.
     pub materials: Vec<studio_render::RenderMaterial>,
-    /// What the material lookup found out, one line per material.
-    pub material_notes: Vec<String>,
+    /// What the lookup found for each material.
+    pub found: Vec<studio_material::Material>,
+    /// The game folders searched.
+    pub folders: Vec<PathBuf>,
+    /// Counts material lookups, so the viewport uploads the model again after one.
+    pub generation: u64,
+}
+
+impl SourceView {
+    /// Looks the materials up again in the model's game folder and `extra`, saying what is
+    /// missing.
+    fn resolve(&mut self, extra: &[PathBuf]) -> Vec<String> {
+        let resolved = crate::materials::resolve(&self.doc.model, &self.doc.path, extra);
+        self.materials = resolved.materials;
+        self.found = resolved.found;
+        self.folders = resolved.folders;
+        self.generation += 1;
+        resolved.messages
+    }
 }
 
 /// How serious a message is.
@@ -182,11 +199,12 @@ impl AppState {
         }
     }
 
-    /// Names which model the viewport shows: changes when another is opened.
-    pub fn scene_identity(&self) -> usize {
+    /// Names which model the viewport shows, and which lookup of its materials: changes when
+    /// another is opened or its materials are looked up again.
+    pub fn scene_identity(&self) -> (usize, u64) {
         match &self.source {
-            Some(view) => Arc::as_ptr(&view.doc.model) as usize,
-            None => Arc::as_ptr(&self.loaded.model) as usize,
+            Some(view) => (Arc::as_ptr(&view.doc.model) as usize, view.generation),
+            None => (Arc::as_ptr(&self.loaded.model) as usize, 0),
         }
     }
 
@@ -296,21 +314,18 @@ impl AppState {
     /// Shows a Source model read from `path`.
     fn open_source(&mut self, path: PathBuf, loaded: studio_source::LoadedSource) {
         let doc = SourceDoc::new(loaded.model, path.clone(), loaded.companions);
-        let resolved = crate::materials::resolve(&doc.model, &path, &self.settings.game_folders);
         self.settings.remember(path.clone());
         self.say(Level::Info, format!("opened {}", path.display()));
         for warning in &doc.warnings {
             self.messages.push((Level::Warning, warning.to_string()));
         }
-        for note in &resolved.messages {
-            self.say(Level::Warning, note.clone());
-        }
         let looping = doc.looping();
-        self.source = Some(Box::new(SourceView {
-            doc,
-            materials: resolved.materials,
-            material_notes: resolved.messages,
-        }));
+        let mut view =
+            SourceView { doc, materials: Vec::new(), found: Vec::new(), folders: Vec::new(), generation: 0 };
+        for note in view.resolve(&self.settings.game_folders) {
+            self.say(Level::Warning, note);
+        }
+        self.source = Some(Box::new(view));
         self.reset_common();
         self.sequence = 0;
         self.looping = looping;
@@ -386,6 +401,16 @@ impl AppState {
                     doc.hitbox_set = set;
                     self.selected_hitbox = None;
                 }
+            }
+            Command::SetGameFolders(ref folders) => {
+                self.settings.game_folders = folders.clone();
+                let notes = view.resolve(folders);
+                let missing = notes.len();
+                for note in notes {
+                    self.say(Level::Warning, note);
+                }
+                self.say(Level::Info, format!("materials looked up again: {missing} problem(s)"));
+                return true;
             }
             Command::SetLod(lod) => self.lod = lod.min(studio_render::source::lod_count(&doc.model) - 1),
             Command::SelectBone(bone) => self.selected_bone = bone.filter(|&b| b < doc.model.bones.len()),
@@ -473,6 +498,7 @@ impl AppState {
             | Command::SetSourceController(..)
             | Command::SelectHitboxSet(_)
             | Command::SetLod(_) => {}
+            Command::SetGameFolders(folders) => self.settings.game_folders = folders,
         }
         self.evaluate();
     }

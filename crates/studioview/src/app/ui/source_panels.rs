@@ -192,8 +192,22 @@ pub enum SourceTab {
     Materials,
 }
 
+/// Material previews uploaded to egui, by lookup and material.
+#[derive(Default)]
+pub struct Previews {
+    scene: Option<(usize, u64)>,
+    handles: std::collections::HashMap<usize, egui::TextureHandle>,
+}
+
 /// The model panel.
-pub fn model_ui(ui: &mut egui::Ui, state: &mut AppState, tab: &mut SourceTab, commands: &mut Commands) {
+pub fn model_ui(
+    ui: &mut egui::Ui,
+    state: &mut AppState,
+    tab: &mut SourceTab,
+    previews: &mut Previews,
+    folder: &mut String,
+    commands: &mut Commands,
+) {
     ui.horizontal_wrapped(|ui| {
         for (t, name) in [
             (SourceTab::Info, "Info"),
@@ -229,19 +243,7 @@ pub fn model_ui(ui: &mut egui::Ui, state: &mut AppState, tab: &mut SourceTab, co
                 ui.label("no attachments");
             }
         }
-        SourceTab::Materials => {
-            let Some(view) = state.source.as_deref() else { return };
-            for (i, texture) in view.doc.model.textures.iter().enumerate() {
-                ui.label(RichText::new(format!("{i} {}", texture.name)).strong());
-                if let Some(note) = view.material_notes.get(i) {
-                    super::fit::label(ui, note.as_str());
-                }
-            }
-            if view.doc.model.textures.is_empty() {
-                ui.label("no materials");
-            }
-            ui.label(format!("material folders: {}", view.doc.model.material_paths.join(", ")));
-        }
+        SourceTab::Materials => materials_ui(ui, state, previews, folder, commands),
     });
 }
 
@@ -374,5 +376,108 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
         if ui.selectable_label(selected, label).clicked() {
             commands.push(Command::SelectHitbox(if selected { None } else { Some(i) }));
         }
+    }
+}
+
+/// The game folders (the model's own and those added, remembered) and each material: where its
+/// `.vmt` and `.vtf` were found, the texture's format and size, a preview, the `.vmt` text, and
+/// for one that draws as the checkerboard, why and every path tried.
+fn materials_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    previews: &mut Previews,
+    folder: &mut String,
+    commands: &mut Commands,
+) {
+    let Some(view) = state.source.as_deref() else { return };
+    let extra = &state.settings.game_folders;
+    ui.label(RichText::new("Game folders").strong());
+    for f in &view.folders {
+        let added = extra.contains(f);
+        ui.horizontal(|ui| {
+            super::fit::label(ui, f.display().to_string());
+            if added && ui.small_button("remove").clicked() {
+                commands.push(Command::SetGameFolders(extra.iter().filter(|e| *e != f).cloned().collect()));
+            }
+        });
+    }
+    if view.folders.is_empty() {
+        ui.label("none: the model is not in a models folder; add the game's folder");
+    }
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(folder)
+                .hint_text("a game folder")
+                .id_salt("game folder")
+                .desired_width(140.0),
+        );
+        if ui.button("Add").clicked() && !folder.trim().is_empty() {
+            let mut folders = extra.clone();
+            folders.push(std::path::PathBuf::from(folder.trim()));
+            commands.push(Command::SetGameFolders(folders));
+            folder.clear();
+        }
+        if ui.button("Browse…").clicked()
+            && let Some(picked) = rfd::FileDialog::new().pick_folder()
+        {
+            let mut folders = extra.clone();
+            folders.push(picked);
+            commands.push(Command::SetGameFolders(folders));
+        }
+    });
+    ui.label(format!("material folders: {}", view.doc.model.material_paths.join(", ")));
+    ui.separator();
+    let scene = state.scene_identity();
+    if previews.scene != Some(scene) {
+        previews.scene = Some(scene);
+        previews.handles.clear();
+    }
+    for (i, found) in view.found.iter().enumerate() {
+        let status = if found.problem.is_none() { "" } else { "  (checkerboard)" };
+        egui::CollapsingHeader::new(format!("{i} {}{status}", found.name)).id_salt(("material", i)).show(
+            ui,
+            |ui| {
+                if let Some(origin) = &found.vmt_origin {
+                    super::fit::label(ui, format!(".vmt: {origin}"));
+                }
+                if let (Some(origin), Some(vtf)) = (&found.vtf_origin, &found.vtf) {
+                    super::fit::label(ui, format!(".vtf: {origin}"));
+                    ui.label(format!(
+                        "{:?}, {}×{}, {} mip{}, {} frame{}, version 7.{}",
+                        vtf.format,
+                        vtf.width,
+                        vtf.height,
+                        vtf.mips,
+                        if vtf.mips == 1 { "" } else { "s" },
+                        vtf.frames,
+                        if vtf.frames == 1 { "" } else { "s" },
+                        vtf.minor
+                    ));
+                    let handle = previews.handles.entry(i).or_insert_with(|| {
+                        let image = egui::ColorImage::from_rgba_unmultiplied(
+                            [vtf.width as usize, vtf.height as usize],
+                            &vtf.rgba,
+                        );
+                        ui.ctx().load_texture(format!("material {i}"), image, egui::TextureOptions::LINEAR)
+                    });
+                    let scale = (ui.available_width() / vtf.width as f32).min(1.0);
+                    let size = egui::vec2(vtf.width as f32, vtf.height as f32) * scale;
+                    ui.add(egui::Image::new(egui::load::SizedTexture::new(handle.id(), size)));
+                }
+                if let Some(problem) = &found.problem {
+                    super::fit::colored_label(ui, problem.as_str(), Some(egui::Color32::YELLOW));
+                    ui.label("tried:");
+                    for path in &found.tried {
+                        super::fit::label(ui, path.as_str());
+                    }
+                }
+                if let Some(text) = &found.vmt_text {
+                    ui.label(RichText::new(text).monospace());
+                }
+            },
+        );
+    }
+    if view.found.is_empty() {
+        ui.label("no materials");
     }
 }

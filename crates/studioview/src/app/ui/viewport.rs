@@ -15,7 +15,7 @@ const SAMPLE_FILTER: eframe::wgpu::FilterMode = eframe::wgpu::FilterMode::Linear
 /// What was last drawn, to tell whether the scene changed.
 #[derive(Clone, PartialEq)]
 struct Drawn {
-    model: usize,
+    model: (usize, u64),
     revision: u64,
     camera: studio_render::OrbitCamera,
     options: RenderOptions,
@@ -26,7 +26,7 @@ struct Drawn {
 struct Gpu {
     context: GpuContext,
     renderer: Renderer,
-    model: Option<(usize, GpuModel)>,
+    model: Option<((usize, u64), GpuModel)>,
     target: Option<OffscreenTarget>,
     texture: Option<egui::TextureId>,
     drawn: Option<Drawn>,

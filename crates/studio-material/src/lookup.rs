@@ -1,0 +1,224 @@
+//! Finding a model's materials in its game folders: a texture name from the `.mdl` is looked up
+//! as `materials/<material folder>/<name>.vmt` for each of the model's material folders, loose
+//! in each game folder (any case) and then in each game's `*_dir.vpk` archives; the `.vmt`'s
+//! `$basetexture` as `materials/<texture>.vtf` the same way. Every path tried is kept, so a
+//! viewer can say where it looked.
+
+use std::path::{Path, PathBuf};
+
+use crate::vmt::{Shading, Vmt, parse_vmt};
+use crate::vpk::Vpk;
+use crate::vtf::{Vtf, parse_vtf};
+
+/// Largest loose material or texture file read.
+const MAX_FILE: u64 = 256 << 20;
+/// Most `patch` materials followed, one including the next.
+const MAX_PATCH_DEPTH: usize = 8;
+
+/// Game folders and their archives.
+#[derive(Debug, Default)]
+pub struct GameFolders {
+    /// The folders, searched in order.
+    pub roots: Vec<PathBuf>,
+    /// Their `*_dir.vpk` archives that could be read.
+    pub archives: Vec<Vpk>,
+    /// Archives that could not be read, with why.
+    pub broken_archives: Vec<String>,
+}
+
+/// A file found: its bytes and where it came from.
+#[derive(Debug)]
+pub struct Found {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The loose path, or `archive.vpk:path`.
+    pub origin: String,
+}
+
+impl GameFolders {
+    /// The folders `roots` (missing ones are skipped) with their archives opened.
+    pub fn open(roots: &[PathBuf]) -> Self {
+        let mut folders = Self::default();
+        for root in roots {
+            if !root.is_dir() || folders.roots.contains(root) {
+                continue;
+            }
+            folders.roots.push(root.clone());
+            let Ok(entries) = std::fs::read_dir(root) else { continue };
+            let mut archives: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.to_ascii_lowercase().ends_with("_dir.vpk"))
+                })
+                .collect();
+            archives.sort();
+            for path in archives {
+                match Vpk::open(&path) {
+                    Ok(vpk) => folders.archives.push(vpk),
+                    Err(e) => folders.broken_archives.push(e),
+                }
+            }
+        }
+        folders
+    }
+
+    /// The file at `relative` (below a game folder), loose first, then in the archives;
+    /// every place tried is added to `tried`. A file found but unreadable is an error.
+    pub fn find(&self, relative: &str, tried: &mut Vec<String>) -> Result<Option<Found>, String> {
+        for root in &self.roots {
+            tried.push(root.join(relative).display().to_string());
+            if let Some(path) = resolve(root, relative) {
+                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                if size > MAX_FILE {
+                    return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
+                }
+                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                return Ok(Some(Found { bytes, origin: path.display().to_string() }));
+            }
+        }
+        for vpk in &self.archives {
+            let origin = format!("{}:{relative}", vpk.path.display());
+            tried.push(origin.clone());
+            if let Some(read) = vpk.read(relative) {
+                return read.map(|bytes| Some(Found { bytes, origin }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// `relative` below `root`, each component matched ignoring case. Folders whose names differ
+/// only in case (made on a case-sensitive disk from files meant for Windows) are all searched,
+/// the exact spelling first.
+fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
+    let parts: Vec<&str> = relative.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
+    if parts.is_empty() || parts.contains(&"..") {
+        return None;
+    }
+    search(root, &parts)
+}
+
+fn search(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
+    let (part, rest) = parts.split_first()?;
+    let exact = dir.join(part);
+    let mut candidates = vec![exact.clone()];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        candidates.extend(
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))
+                .map(|e| e.path())
+                .filter(|p| *p != exact),
+        );
+    }
+    candidates.into_iter().find_map(|path| {
+        if rest.is_empty() {
+            path.is_file().then_some(path)
+        } else if path.is_dir() {
+            search(&path, rest)
+        } else {
+            None
+        }
+    })
+}
+
+/// A material as found: its `.vmt`, what it says, its base texture, and where all was looked.
+#[derive(Debug, Default)]
+pub struct Material {
+    /// The name the model gives.
+    pub name: String,
+    /// Where the `.vmt` was found.
+    pub vmt_origin: Option<String>,
+    /// The `.vmt`'s text.
+    pub vmt_text: Option<String>,
+    /// What it says (after any `patch`).
+    pub shading: Option<Shading>,
+    /// Where the base texture was found.
+    pub vtf_origin: Option<String>,
+    /// The base texture.
+    pub vtf: Option<Vtf>,
+    /// Every path tried.
+    pub tried: Vec<String>,
+    /// Why it cannot be drawn as the material says, if it cannot.
+    pub problem: Option<String>,
+}
+
+/// The material `name` of a model whose material folders (`cdmaterials`) are `folders_of_model`,
+/// looked up in `games`.
+pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &str) -> Material {
+    let mut material = Material { name: name.to_owned(), ..Material::default() };
+    let name = name.replace('\\', "/");
+    let mut found = None;
+    for folder in folders_of_model {
+        let folder = folder.replace('\\', "/");
+        let folder = folder.trim_matches('/');
+        let relative = if folder.is_empty() {
+            format!("materials/{name}.vmt")
+        } else {
+            format!("materials/{folder}/{name}.vmt")
+        };
+        match games.find(&relative, &mut material.tried) {
+            Ok(Some(f)) => {
+                found = Some(f);
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                material.problem = Some(e);
+                return material;
+            }
+        }
+    }
+    let Some(vmt_file) = found else {
+        material.problem = Some("no .vmt was found".to_owned());
+        return material;
+    };
+    material.vmt_origin = Some(vmt_file.origin.clone());
+    material.vmt_text = Some(String::from_utf8_lossy(&vmt_file.bytes).into_owned());
+    let vmt = match read_vmt(games, &vmt_file, &mut material.tried, 0) {
+        Ok(vmt) => vmt,
+        Err(e) => {
+            material.problem = Some(e);
+            return material;
+        }
+    };
+    let shading = vmt.shading();
+    if let Some(texture) = &shading.base_texture {
+        let texture = texture.replace('\\', "/");
+        let texture = texture.trim_start_matches('/').trim_end_matches(".vtf");
+        match games.find(&format!("materials/{texture}.vtf"), &mut material.tried) {
+            Ok(Some(f)) => match parse_vtf(&f.bytes) {
+                Ok(vtf) => {
+                    material.vtf = Some(vtf);
+                    material.vtf_origin = Some(f.origin);
+                }
+                Err(e) => material.problem = Some(format!("{}: {e}", f.origin)),
+            },
+            Ok(None) => material.problem = Some(format!("its $basetexture {texture} was not found")),
+            Err(e) => material.problem = Some(e),
+        }
+    } else {
+        material.problem = Some("it has no $basetexture".to_owned());
+    }
+    material.shading = Some(shading);
+    material
+}
+
+/// A `.vmt` with its `patch` includes applied.
+fn read_vmt(games: &GameFolders, file: &Found, tried: &mut Vec<String>, depth: usize) -> Result<Vmt, String> {
+    let vmt = parse_vmt(&file.bytes).map_err(|e| format!("{}: {e}", file.origin))?;
+    let Some(include) = vmt.include.clone() else { return Ok(vmt) };
+    if depth >= MAX_PATCH_DEPTH {
+        return Err(format!(
+            "{}: patch materials include each other more than {MAX_PATCH_DEPTH} deep",
+            file.origin
+        ));
+    }
+    let base = games
+        .find(&include.replace('\\', "/"), tried)?
+        .ok_or_else(|| format!("{}: its include {include} was not found", file.origin))?;
+    Ok(vmt.patched(&read_vmt(games, &base, tried, depth + 1)?))
+}
