@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need on Debian — Mesa's software Vulkan (lavapipe), so the rendering
-# tests draw without a GPU, and its OpenGL through EGL for the OpenGL fallback's test — and runs
-# every test of the workspace.
+# tests draw without a GPU, and its OpenGL through EGL for the OpenGL fallback's test; Node.js and
+# the Khronos glTF-Validator (npm's gltf-validator, into target/gltf-validator) for the export
+# test — and runs every test of the workspace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
-$sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 libegl1 libegl-mesa0 libgl1-mesa-dri
+$sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 libegl1 libegl-mesa0 libgl1-mesa-dri \
+    nodejs npm
+npm install --prefix target/gltf-validator --no-audit --no-fund --loglevel=error gltf-validator@2.0.0-dev.3.10
 
 # Mesa complains without a runtime directory.
 if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then

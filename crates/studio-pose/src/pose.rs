@@ -177,14 +177,37 @@ impl PoseEvaluator {
     /// `StudioSetupBones` computes).
     pub fn evaluate_bones(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
         self.prepare(request.sequence)?;
-        self.evaluate_with(request, pose, false)
+        let plan = self.plan_of(request);
+        self.evaluate_with(request, plan, pose, false)
+    }
+
+    /// Evaluates the bones of one blend animation of the sequence alone (`request.blend` is
+    /// not used): what an export writes as one animation per blend. A blend past the
+    /// sequence's count is its last.
+    pub fn evaluate_blend(
+        &mut self,
+        request: &PoseRequest,
+        blend: usize,
+        pose: &mut Pose,
+    ) -> Result<(), PoseError> {
+        self.prepare(request.sequence)?;
+        let count = self.model.sequences[request.sequence].animation.as_ref().map_or(1, |a| a.num_blends());
+        self.evaluate_with(request, BlendPlan::Single(blend.min(count.saturating_sub(1))), pose, false)?;
+        pose.place_points(&self.model);
+        Ok(())
+    }
+
+    fn plan_of(&self, request: &PoseRequest) -> BlendPlan {
+        let sequence = &self.model.sequences[request.sequence];
+        plan(sequence.animation.as_ref().map_or(1, |a| a.num_blends()), request.blend)
     }
 
     /// Evaluates straight from the run-length data, ignoring any table: Valve's own path, for
     /// checking the tables against.
     pub fn evaluate_from_runs(&mut self, request: &PoseRequest, pose: &mut Pose) -> Result<(), PoseError> {
         self.prepare(request.sequence)?;
-        self.evaluate_with(request, pose, true)?;
+        let plan = self.plan_of(request);
+        self.evaluate_with(request, plan, pose, true)?;
         pose.place_points(&self.model);
         Ok(())
     }
@@ -192,16 +215,15 @@ impl PoseEvaluator {
     fn evaluate_with(
         &mut self,
         request: &PoseRequest,
+        plan: BlendPlan,
         pose: &mut Pose,
         from_runs: bool,
     ) -> Result<(), PoseError> {
         let model = &*self.model;
         let sequence = &model.sequences[request.sequence];
-        let num_blends = sequence.animation.as_ref().map_or(1, |a| a.num_blends());
         let (k, s) = keyframe(sequence, request.frame);
         self.adj.set(&model.bone_controllers, request.controllers);
 
-        let plan = plan(num_blends, request.blend);
         let animations: &[usize] = match &plan {
             BlendPlan::Single(a) => std::slice::from_ref(a),
             BlendPlan::Two(a, _) => a,

@@ -2,7 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-use studioview::{app, check, info, pose_cmd, render_cmd};
+use studioview::{app, check, export, info, pose_cmd, render_cmd};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,6 +84,33 @@ enum Command {
         #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
         pitch: f32,
     },
+    /// Export a model as glTF 2.0: skeleton, skinned meshes, textures, every sequence.
+    Export {
+        /// The model's main file; the bundled demo model when left out.
+        model: Option<PathBuf>,
+        /// The file to write: FILE.glb, or FILE.gltf with FILE.bin beside it.
+        #[arg(long)]
+        out: PathBuf,
+        /// Body number (picks each body part's submodel).
+        #[arg(long, default_value_t = 0)]
+        body: i32,
+        /// Skin family.
+        #[arg(long, default_value_t = 0)]
+        skin: usize,
+        /// Level of detail, 0 the finest (Source models).
+        #[arg(long, default_value_t = 0)]
+        lod: usize,
+        /// A sequence to export, by number or name (repeatable; all when left out).
+        #[arg(long = "seq")]
+        sequences: Vec<String>,
+        /// Model units per glTF unit (1 keeps the model's units).
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+        /// A game folder to look materials up in besides the model's own (Source models;
+        /// repeatable).
+        #[arg(long)]
+        game: Vec<PathBuf>,
+    },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
         /// The model's main file.
@@ -127,6 +154,14 @@ fn main() -> ExitCode {
                 yaw,
                 pitch,
             })
+        }
+        Command::Export { model, out, body, skin, lod, sequences, scale, game } => {
+            if !(scale.is_finite() && scale > 0.0) {
+                eprintln!("error: --scale must be a positive number");
+                return ExitCode::FAILURE;
+            }
+            let options = export::ExportOptions { body, skin, lod, sequences, scale, game };
+            export::run(model.as_deref(), &out, &options)
         }
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())

@@ -355,3 +355,25 @@ fn panels_are_not_filled_the_window_is_cleared_to_their_colour() {
         visuals.panel_fill.to_normalized_gamma_f32()
     );
 }
+
+#[test]
+fn file_export_writes_the_shown_model_as_gltf() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("app-export");
+    let _ = std::fs::create_dir_all(&dir);
+    for (model, out) in [
+        (Some(shared.join("fixtures/source/models/fixture/include48.mdl")), dir.join("include48.glb")),
+        (None, dir.join("demo.gltf")),
+    ] {
+        let _ = std::fs::remove_file(&out);
+        let mut app = StudioApp::new(Settings::default(), model);
+        app.state.apply(studioview::app::command::Command::Export(out.clone()));
+        let said = app.state.messages.last().map(|(_, t)| t.clone()).unwrap_or_default();
+        assert!(said.starts_with("exported"), "{said}");
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(gltf::Gltf::from_slice(&bytes).is_ok() || out.extension().is_some_and(|e| e == "gltf"));
+        if out.extension().is_some_and(|e| e == "gltf") {
+            assert!(out.with_extension("bin").is_file(), "the .bin is written beside the .gltf");
+        }
+    }
+}

@@ -500,6 +500,47 @@ fn render_draws_a_source_model_with_its_pose_parameters_lods_and_hit_box_sets() 
     }
 }
 
+#[test]
+fn export_writes_gltf_and_refuses_what_it_cannot_do() {
+    let Some(shared) = shared() else { return };
+    let dir = scratch("export");
+    let soldier = shared.join("models/ns/soldier.mdl");
+    let out = dir.join("soldier.glb");
+    let result = studioview(&[
+        "export",
+        soldier.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--seq",
+        "idle1",
+        "--seq",
+        "0",
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert!(text(&result.stdout).contains("2 animations"), "{}", text(&result.stdout));
+    assert_eq!(&std::fs::read(&out).unwrap()[..4], b"glTF");
+    let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let result =
+        studioview(&["export", source.to_str().unwrap(), "--out", dir.join("a.gltf").to_str().unwrap()]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert!(dir.join("a.bin").is_file());
+    assert!(
+        text(&result.stderr).contains("exported untextured"),
+        "missing materials are named: {}",
+        text(&result.stderr)
+    );
+    for (args, says) in [
+        (vec!["export", soldier.to_str().unwrap(), "--out", "x.obj"], "must end in .glb or .gltf"),
+        (vec!["export", soldier.to_str().unwrap(), "--out", "x.glb", "--seq", "nope"], "no sequence"),
+        (vec!["export", source.to_str().unwrap(), "--out", "x.glb", "--lod", "5"], "LOD"),
+        (vec!["export", soldier.to_str().unwrap(), "--out", "x.glb", "--scale", "0"], "--scale"),
+    ] {
+        let result = studioview(&args);
+        assert_eq!(result.status.code(), Some(1), "{args:?}");
+        assert!(text(&result.stderr).contains(says), "{args:?}: {}", text(&result.stderr));
+    }
+}
+
 /// The white eye pixels of the demo critter in a render from `yaw` degrees, level with it: their
 /// count and their spread across and down the image (standard deviations, pixels).
 fn eye_pixels(dir: &Path, yaw: &str) -> (usize, f64, f64) {

@@ -36,6 +36,9 @@ pub enum Command {
     FrameModel,
     /// Back to the default camera angles, framing the model.
     ResetView,
+    /// Export the model as glTF 2.0 (`.glb`, or `.gltf` with a `.bin`), with the body, skin and
+    /// LOD shown and every sequence.
+    Export(PathBuf),
     /// Go to a cycle, 0 to 1 (Source models).
     SetCycle(f32),
     /// Set a pose parameter (by its index in the combined model) in its own units (Source).

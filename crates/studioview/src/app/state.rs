@@ -359,6 +359,40 @@ impl AppState {
         }
     }
 
+    /// Writes the shown model as glTF to `path`, saying how it went.
+    fn export(&mut self, path: &std::path::Path) {
+        use crate::export::{ExportOptions, Progress, goldsrc, source, write};
+        let options = ExportOptions {
+            body: self.body,
+            skin: self.skin,
+            lod: self.lod,
+            game: self.settings.game_folders.clone(),
+            ..ExportOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let result = match &self.source {
+            Some(view) => source::export(&view.doc, &options, &mut Progress::new()),
+            None => goldsrc::export(&self.loaded.model, &options, &mut Progress::new()),
+        };
+        match result.and_then(|(export, warnings)| Ok((write(&export, path)?, export, warnings))) {
+            Ok((bytes, export, warnings)) => {
+                for warning in warnings {
+                    self.say(Level::Warning, warning);
+                }
+                self.say(
+                    Level::Info,
+                    format!(
+                        "exported {}: {} animations, {bytes} bytes in {:.2} s",
+                        path.display(),
+                        export.animations.len(),
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+            Err(e) => self.say(Level::Error, format!("export failed: {e}")),
+        }
+    }
+
     /// Carries out a command on the open Source model; false for commands that are not
     /// about its pose (opening files, playing, the camera).
     fn apply_source(&mut self, command: &Command) -> bool {
@@ -492,6 +526,7 @@ impl AppState {
             }
             Command::FrameModel => self.frame_model(false),
             Command::ResetView => self.frame_model(true),
+            Command::Export(path) => self.export(&path),
             // Source models only (handled above while one is open).
             Command::SetCycle(_)
             | Command::SetPoseParameter(..)

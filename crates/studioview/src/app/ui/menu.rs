@@ -28,6 +28,27 @@ pub fn open_dialog(state: &mut AppState, commands: &mut Commands) {
     }
 }
 
+/// Shows File ▸ Export glTF's save dialog, or says why there is none.
+pub fn export_dialog(state: &mut AppState, commands: &mut Commands) {
+    if !dialog_available() {
+        state.say(
+            Level::Error,
+            "no file dialog is available here (no desktop portal and no zenity): use `studioview export MODEL --out FILE.glb`",
+        );
+        return;
+    }
+    let stem =
+        state.path().and_then(|p| p.file_stem()).map_or("model".into(), |s| s.to_string_lossy().into_owned());
+    if let Some(path) = rfd::FileDialog::new()
+        .add_filter("glTF binary", &["glb"])
+        .add_filter("glTF with .bin", &["gltf"])
+        .set_file_name(format!("{stem}.glb"))
+        .save_file()
+    {
+        commands.push(Command::Export(path));
+    }
+}
+
 /// The menu bar.
 pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands, screenshot: &mut bool) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -56,6 +77,10 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 }
             });
             ui.separator();
+            if ui.button("Export glTF…").clicked() {
+                export_dialog(state, commands);
+                ui.close();
+            }
             if ui.button("Screenshot to PNG").clicked() {
                 *screenshot = true;
                 ui.close();

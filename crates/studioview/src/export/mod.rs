@@ -1,0 +1,256 @@
+//! `studioview export` and File ▸ Export glTF: a model as glTF 2.0 (issue 13), through
+//! studio-gltf. The adapters fill an `ExportModel` from each format's model and pose evaluator
+//! ([`goldsrc`], [`source`]); the geometry comes from the renderer's format-free model, so the
+//! export shows the body, skin and LOD the viewer draws.
+
+pub mod goldsrc;
+pub mod source;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use glam::{Affine3A, Vec3};
+use studio_gltf::{AlphaMode, ExportMaterial, ExportMesh, ExportModel, ExportPrimitive, ExportVertex};
+use studio_render::{Blend, RenderModel};
+
+/// What to export.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// Body number.
+    pub body: i32,
+    /// Skin family.
+    pub skin: usize,
+    /// Level of detail (Source).
+    pub lod: usize,
+    /// Sequences by number or name; all when empty.
+    pub sequences: Vec<String>,
+    /// Model units per glTF unit.
+    pub scale: f32,
+    /// Game folders to find Source materials in besides the model's own.
+    pub game: Vec<PathBuf>,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self { body: 0, skin: 0, lod: 0, sequences: Vec::new(), scale: 1.0, game: Vec::new() }
+    }
+}
+
+/// A progress bar on the terminal, shown once an export has taken a second.
+pub struct Progress {
+    started: Instant,
+    shown: bool,
+    terminal: bool,
+}
+
+impl Progress {
+    /// A bar that shows on a terminal's standard error.
+    pub fn new() -> Self {
+        Self { started: Instant::now(), shown: false, terminal: std::io::stderr().is_terminal() }
+    }
+
+    /// `done` of `total` animations exported.
+    pub fn update(&mut self, done: usize, total: usize) {
+        if !self.terminal || total == 0 || self.started.elapsed().as_secs_f32() < 1.0 {
+            return;
+        }
+        self.shown = true;
+        let filled = done * 30 / total;
+        eprint!("\rexporting [{}{}] {done}/{total} animations", "#".repeat(filled), " ".repeat(30 - filled));
+    }
+
+    /// Ends the bar's line, if it showed.
+    pub fn finish(&self) {
+        if self.shown {
+            eprintln!();
+        }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The meshes of `render`: the submodel `body` chooses in each body part at `lod`, one
+/// primitive per material of skin family `skin`, vertices taken to the bind pose by `bind`
+/// (a vertex's position by its first bone, a rigid normal by its own bone), triangles turned
+/// counter-clockwise.
+pub fn meshes(
+    render: &RenderModel,
+    body: i32,
+    lod: usize,
+    skin: usize,
+    names: &[String],
+    bind: impl Fn(usize) -> Option<Affine3A>,
+) -> Vec<ExportMesh> {
+    let mut out = Vec::new();
+    for (p, part) in render.body_parts.iter().enumerate() {
+        let Some(choice) = part.submodel_index(body) else { continue };
+        let Some(submodel) = part.submodels.get(choice) else { continue };
+        let Some(meshes) = submodel.lods.get(lod).or(submodel.lods.last()) else { continue };
+        let mut primitives: Vec<ExportPrimitive> = Vec::new();
+        for mesh in meshes {
+            let material = render.skins.get(skin).and_then(|f| *f.get(mesh.slot)?);
+            let scale = material.and_then(|m| render.materials.get(m)).map_or([1.0, 1.0], |m| m.texel_scale);
+            let vertex = |i: u32| -> Option<ExportVertex> {
+                let v = mesh.vertices.get(i as usize)?;
+                let (position, normal) = if v.normal_bone == studio_render::gpu_types::NORMAL_FOLLOWS_WEIGHTS
+                {
+                    (Vec3::from(v.position), Vec3::from(v.normal))
+                } else {
+                    let at = bind(usize::from(v.bones[0])).unwrap_or(Affine3A::IDENTITY);
+                    let turn = bind(v.normal_bone as usize).unwrap_or(Affine3A::IDENTITY);
+                    (at.transform_point3(v.position.into()), turn.transform_vector3(v.normal.into()))
+                };
+                Some(ExportVertex {
+                    position,
+                    normal,
+                    uv: [v.texel[0] * scale[0], v.texel[1] * scale[1]],
+                    joints: v.bones.map(u16::from),
+                    weights: v.weights,
+                })
+            };
+            let triangles: Vec<[ExportVertex; 3]> = mesh
+                .triangles
+                .iter()
+                .filter_map(|t| Some([vertex(t[0])?, vertex(t[2])?, vertex(t[1])?]))
+                .collect();
+            match primitives.iter_mut().find(|p| p.material == material) {
+                Some(primitive) => primitive.triangles.extend(triangles),
+                None => primitives.push(ExportPrimitive { material, triangles }),
+            }
+        }
+        primitives.retain(|p| !p.triangles.is_empty());
+        if !primitives.is_empty() {
+            let name = names.get(p).cloned().unwrap_or_else(|| format!("body part {p}"));
+            out.push(ExportMesh { name, primitives });
+        }
+    }
+    out
+}
+
+/// The renderer's materials as glTF materials: the texture, masked (alpha test) or blended
+/// (translucent, and additive, which glTF lacks); `missing` ones untextured.
+pub fn materials(render: &RenderModel, missing: &[bool]) -> Vec<ExportMaterial> {
+    render
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ExportMaterial {
+            name: m.name.clone(),
+            image: if missing.get(i).copied().unwrap_or(false) {
+                None
+            } else {
+                m.image.as_ref().map(|img| (img.width, img.height, img.rgba.clone()))
+            },
+            alpha: match m.blend {
+                Blend::Translucent | Blend::Additive => AlphaMode::Blend,
+                Blend::Opaque if m.alpha_test > 0.0 => AlphaMode::Mask(m.alpha_test),
+                Blend::Opaque => AlphaMode::Opaque,
+            },
+            double_sided: m.double_sided,
+        })
+        .collect()
+}
+
+/// Which of `count` sequences to export: the ones `wanted` names (by number, or by name through
+/// `find`), or all.
+pub fn chosen(
+    count: usize,
+    wanted: &[String],
+    find: impl Fn(&str) -> Option<usize>,
+) -> Result<Vec<usize>, String> {
+    if wanted.is_empty() {
+        return Ok((0..count).collect());
+    }
+    wanted.iter().map(|w| find(w).ok_or_else(|| format!("no sequence {w:?}"))).collect()
+}
+
+/// Writes `model` to `out`: `.glb` as one file, `.gltf` with a `.bin` beside it.
+pub fn write(model: &ExportModel, out: &Path) -> Result<u64, String> {
+    let document = studio_gltf::document(model).map_err(|e| e.to_string())?;
+    let extension = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    match extension.as_deref() {
+        Some("glb") => {
+            let bytes = studio_gltf::glb(&document).map_err(|e| e.to_string())?;
+            write(out, &bytes)?;
+            Ok(bytes.len() as u64)
+        }
+        Some("gltf") => {
+            let bin = out.with_extension("bin");
+            let bin_name = bin.file_name().and_then(|n| n.to_str()).unwrap_or("model.bin").to_owned();
+            let json = studio_gltf::gltf_json(&document, &bin_name).map_err(|e| e.to_string())?;
+            write(out, &json)?;
+            write(&bin, &document.bin)?;
+            Ok((json.len() + document.bin.len()) as u64)
+        }
+        _ => Err(format!("{}: the output must end in .glb or .gltf", out.display())),
+    }
+}
+
+/// The export of the model at `path`, either format.
+pub fn export_model(
+    path: &Path,
+    options: &ExportOptions,
+    progress: &mut Progress,
+) -> Result<(ExportModel, Vec<String>), String> {
+    if let Some(loaded) = crate::check::source_load(path) {
+        let loaded = loaded.map_err(|e| e.to_string())?;
+        let doc = crate::source_doc::SourceDoc::new(loaded.model, path.to_path_buf(), loaded.companions);
+        return source::export(&doc, options, progress);
+    }
+    let model = std::sync::Arc::new(crate::demo::load_or_demo(Some(path))?);
+    goldsrc::export(&model, options, progress)
+}
+
+/// `studioview export`.
+pub fn run(model: Option<&Path>, out: &Path, options: &ExportOptions) -> ExitCode {
+    let known = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "glb" | "gltf"));
+    if !known {
+        eprintln!("error: {}: the output must end in .glb or .gltf", out.display());
+        return ExitCode::FAILURE;
+    }
+    let started = Instant::now();
+    let mut progress = Progress::new();
+    let result = match model {
+        Some(path) => export_model(path, options, &mut progress),
+        None => crate::demo::demo_model()
+            .and_then(|m| goldsrc::export(&std::sync::Arc::new(m), options, &mut progress)),
+    };
+    let written = result.and_then(|(export, warnings)| {
+        for warning in &warnings {
+            eprintln!("warning: {warning}");
+        }
+        let bytes = write(&export, out)?;
+        Ok((export, bytes))
+    });
+    progress.finish();
+    match written {
+        Ok((export, bytes)) => {
+            println!(
+                "wrote {}: {} bones, {} meshes, {} materials, {} animations, {bytes} bytes in {:.2} s",
+                out.display(),
+                export.bones.len(),
+                export.meshes.len(),
+                export.materials.len(),
+                export.animations.len(),
+                started.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! A Source model as an export: the rest pose is the bones' default position and rotation, the
+//! bind transforms the inverses of their pose-to-bone matrices (the `.vvd` vertices are in that
+//! pose already), and every sequence of the combined model is sampled at each frame of its
+//! first animation by the evaluator, with the pose parameters at their defaults (layers and
+//! locks applied as the evaluator does).
+
+use glam::Affine3A;
+use studio_gltf::{ExportAnimation, ExportAttachment, ExportBone, ExportHitbox, ExportModel};
+use studio_source_pose::{SourceRequest, params};
+
+use super::{ExportOptions, Progress, chosen, materials, meshes};
+use crate::source_doc::SourceDoc;
+
+/// A Source 3×4 row-major matrix as an affine transform.
+pub fn affine(rows: &[[f32; 4]; 3]) -> Affine3A {
+    let [r0, r1, r2] = rows;
+    Affine3A::from_cols_array(&[
+        r0[0], r1[0], r2[0], r0[1], r1[1], r2[1], r0[2], r1[2], r2[2], r0[3], r1[3], r2[3],
+    ])
+}
+
+/// `doc`'s model as an export.
+pub fn export(
+    doc: &SourceDoc,
+    options: &ExportOptions,
+    progress: &mut Progress,
+) -> Result<(ExportModel, Vec<String>), String> {
+    let model = &doc.model;
+    let bones: Vec<ExportBone> = model
+        .bones
+        .iter()
+        .map(|bone| ExportBone {
+            name: bone.name.clone(),
+            parent: bone.parent,
+            translation: bone.position,
+            rotation: bone.quaternion.normalize(),
+            bind: affine(&bone.pose_to_bone).inverse(),
+        })
+        .collect();
+    let resolved = crate::materials::resolve(model, &doc.path, &options.game);
+    let mut warnings: Vec<String> = resolved
+        .found
+        .iter()
+        .filter(|f| f.problem.is_some())
+        .map(|f| format!("material {}: exported untextured ({})", f.name, f.problem.as_deref().unwrap_or("")))
+        .collect();
+    let missing: Vec<bool> = resolved.found.iter().map(|f| f.vtf.is_none()).collect();
+    let render = studio_render::source::render_model(model, resolved.materials);
+    let lods = studio_render::source::lod_count(model);
+    if options.lod >= lods {
+        return Err(format!("{} has {lods} LOD(s)", doc.path.display()));
+    }
+    let names: Vec<String> = model
+        .body_parts
+        .iter()
+        .map(|part| {
+            let n = i32::try_from(part.models.len()).unwrap_or(0).max(1);
+            let choice = options.body.checked_div(part.base).map_or(0, |d| d.rem_euclid(n)) as usize;
+            format!("{}/{}", part.name, part.models.get(choice).map_or("", |m| m.name.as_str()))
+        })
+        .collect();
+    let meshes = meshes(&render, options.body, options.lod, options.skin, &names, |_| None);
+
+    let rig = doc.evaluator.rig();
+    let sequences =
+        chosen(rig.num_sequences(), &options.sequences, |w| crate::source_pose_cmd::find_sequence(rig, w))?;
+    let defaults: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
+    let parents: Vec<Option<usize>> = model.bones.iter().map(|b| b.parent).collect();
+    // An evaluator of its own: the document's is borrowed for the rig.
+    let mut evaluator = studio_source_pose::SourceEvaluator::new(model);
+    let mut bones_out = Vec::with_capacity(model.bones.len());
+    let mut animations = Vec::new();
+    for (done, &s) in sequences.iter().enumerate() {
+        progress.update(done, sequences.len());
+        let Some(seq) = rig.sequence(s) else { continue };
+        let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
+        let frames = first.map_or(1, |a| a.frames.max(1)) as usize;
+        let fps = first.map_or(30.0, |a| if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 30.0 });
+        if first.is_none() {
+            warnings.push(format!(
+                "sequence {}: no animation in its grid; exported as its rest pose",
+                seq.seq.label
+            ));
+        }
+        let times: Vec<f32> = (0..frames).map(|k| k as f32 / fps).collect();
+        let animation = ExportAnimation::from_model_space(seq.seq.label.clone(), times, &parents, |k| {
+            let cycle = if frames > 1 { k as f32 / (frames - 1) as f32 } else { 0.0 };
+            let request = SourceRequest { sequence: s, cycle, params: &defaults, controllers: None };
+            evaluator.evaluate(&request, &mut bones_out);
+            bones_out.clone()
+        });
+        animations.push(animation);
+    }
+    let attachments = model
+        .attachments
+        .iter()
+        .map(|a| ExportAttachment { name: a.name.clone(), bone: a.bone, local: affine(&a.local) })
+        .collect();
+    let hitboxes = model
+        .hitbox_sets
+        .iter()
+        .flat_map(|set| {
+            set.hitboxes.iter().map(|h| ExportHitbox {
+                name: h.name.clone(),
+                bone: h.bone,
+                group: h.group,
+                bbmin: h.bbmin,
+                bbmax: h.bbmax,
+                set: set.name.clone(),
+            })
+        })
+        .collect();
+    let export = ExportModel {
+        name: model.header.name.clone(),
+        bones,
+        meshes,
+        materials: materials(&render, &missing),
+        animations,
+        attachments,
+        hitboxes,
+        scale: options.scale,
+    };
+    Ok((export, warnings))
+}
