@@ -13,7 +13,12 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
 $sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 libegl1 libegl-mesa0 libgl1-mesa-dri \
-    nodejs npm
+    nodejs
+# Debian's nodejs comes without npm; other builds of it (NodeSource's) bring their own and
+# conflict with Debian's npm package.
+if ! command -v npm >/dev/null; then
+    $sudo apt-get install -y --no-install-recommends npm
+fi
 npm install --prefix target/gltf-validator --no-audit --no-fund --loglevel=error gltf-validator@2.0.0-dev.3.10
 
 # Mesa complains without a runtime directory.
