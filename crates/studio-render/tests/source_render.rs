@@ -84,28 +84,28 @@ fn materials(model: &SourceModel) -> Vec<RenderMaterial> {
     model.textures.iter().map(|t| missing_material(&t.name)).collect()
 }
 
-#[test]
-fn each_hit_box_of_the_default_set_shows_its_group_colour_at_its_centre() {
-    let Some(model) = load("anim48.mdl") else { return };
-    let Some(context) = context() else { return };
-    let frame = frame(&model, 2, 0.3, 0);
-    let camera = camera_for(&frame);
-    let render = render_model(&model, materials(&model));
-    let set = &model.hitbox_sets[0];
-    assert_eq!(set.name, "default");
-    assert_eq!(set.hitboxes.iter().map(|h| h.group).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5, 6, 7]);
-    for (i, hitbox) in set.hitboxes.iter().enumerate() {
+/// Draws each box of set `set` alone, filled, in `frame`, and checks its group's colour at its
+/// projected centre.
+fn each_box_shows_its_group_colour(
+    model: &SourceModel,
+    context: &GpuContext,
+    frame: &SourceFrame,
+    set: usize,
+) {
+    let camera = camera_for(frame);
+    let render = render_model(model, materials(model));
+    for (i, hitbox) in model.hitbox_sets[set].hitboxes.iter().enumerate() {
         let mut options = nothing();
         options.overlay.hitboxes = true;
         options.overlay.only_hitbox = Some(i);
         options.overlay.hitbox_fill = 1.0;
-        let image = draw(&context, &render, &frame, &camera, &options);
+        let image = draw(context, &render, frame, &camera, &options);
         let centre = frame.hitboxes[i].iter().map(|&c| Vec3::from(c)).sum::<Vec3>() / 8.0;
         let at = camera.project(centre, SIZE.0, SIZE.1).unwrap();
         let colour = pixel(&image, at);
         assert!(
             close(colour, hit_group_color(hitbox.group), 2),
-            "{} (group {}): {colour:?} at {at}, expected {:?}",
+            "set {set} box {i} {:?} (group {}): {colour:?} at {at}, expected {:?}",
             hitbox.name,
             hitbox.group,
             hit_group_color(hitbox.group)
@@ -114,23 +114,22 @@ fn each_hit_box_of_the_default_set_shows_its_group_colour_at_its_centre() {
 }
 
 #[test]
+fn each_hit_box_of_the_default_set_shows_its_group_colour_at_its_centre() {
+    let Some(model) = load("anim48.mdl") else { return };
+    let Some(context) = context() else { return };
+    let set = &model.hitbox_sets[0];
+    assert_eq!(set.name, "default");
+    assert_eq!(set.hitboxes.iter().map(|h| h.group).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5, 6, 7]);
+    each_box_shows_its_group_colour(&model, &context, &frame(&model, 2, 0.3, 0), 0);
+}
+
+#[test]
 fn the_cheap_set_draws_its_own_boxes() {
     let Some(model) = load("anim48.mdl") else { return };
     let Some(context) = context() else { return };
     let frame = frame(&model, 0, 0.0, 1);
     assert_eq!(frame.hitboxes.len(), 2, "the cheap set has 2 boxes");
-    let camera = camera_for(&frame);
-    let render = render_model(&model, materials(&model));
-    for (i, hitbox) in model.hitbox_sets[1].hitboxes.iter().enumerate() {
-        let mut options = nothing();
-        options.overlay.hitboxes = true;
-        options.overlay.only_hitbox = Some(i);
-        options.overlay.hitbox_fill = 1.0;
-        let image = draw(&context, &render, &frame, &camera, &options);
-        let centre = frame.hitboxes[i].iter().map(|&c| Vec3::from(c)).sum::<Vec3>() / 8.0;
-        let colour = pixel(&image, camera.project(centre, SIZE.0, SIZE.1).unwrap());
-        assert!(close(colour, hit_group_color(hitbox.group), 2), "cheap box {i}: {colour:?}");
-    }
+    each_box_shows_its_group_colour(&model, &context, &frame, 1);
 }
 
 /// CPU skinning: the weighted sum of the vertex under each of its bones' skinning matrices.
