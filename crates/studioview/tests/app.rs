@@ -377,3 +377,20 @@ fn file_export_writes_the_shown_model_as_gltf() {
         }
     }
 }
+
+#[test]
+fn a_one_frame_sequence_asks_for_no_frames_while_playing() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let fixture = shared.join("fixtures/source/models/fixture");
+    let mut app = StudioApp::new(Settings::default(), Some(fixture.join("anim48.mdl")));
+    assert!(app.state.playing, "a model starts playing");
+    // Its first sequence, `ref`, has one frame: nothing moves, so nothing is redrawn.
+    assert!(!app.state.animating());
+    app.state.apply(studioview::app::command::Command::SelectSequence(2));
+    assert!(app.state.animating(), "walk moves");
+    app.state.apply(studioview::app::command::Command::TogglePlay);
+    assert!(!app.state.animating(), "paused");
+    // The same for a Half-Life model's sequences.
+    let mut app = StudioApp::new(Settings::default(), None);
+    assert!(app.state.animating(), "the demo's idle moves");
+}

@@ -270,10 +270,11 @@ impl StudioApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
-        // Only a playing sequence needs more frames; otherwise egui waits for input. A window
-        // without vertical sync (a software renderer, a virtual display) would otherwise draw
-        // as fast as the processor allows, for frames no screen shows.
-        self.next_frame = self.state.playing.then(|| {
+        // Only a playing sequence that moves needs more frames (a one-frame sequence plays
+        // without changing); otherwise egui waits for input. A window without vertical sync (a
+        // software renderer, a virtual display) would otherwise draw as fast as the processor
+        // allows, for frames no screen shows.
+        self.next_frame = self.state.animating().then(|| {
             let interval = if self.viewport.is_software() {
                 SOFTWARE_PLAYBACK_FRAME_INTERVAL
             } else {

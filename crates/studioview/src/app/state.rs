@@ -565,7 +565,10 @@ impl AppState {
             }
             let excess = self.event_log.len().saturating_sub(MAX_LOG);
             self.event_log.drain(..excess);
-            self.revision += 1;
+            // A one-frame sequence (or a rate of 0) leaves the pose as it was: nothing to draw.
+            if doc.cycle != from {
+                self.revision += 1;
+            }
             return;
         }
         let model = self.model().clone();
@@ -599,6 +602,22 @@ impl AppState {
         self.frame = to;
         self.dirty = true;
         self.evaluate();
+    }
+
+    /// Whether playback moves the pose: playing, and the sequence has more than one frame and
+    /// a rate above 0. A one-frame sequence "plays" without anything to draw.
+    pub fn animating(&mut self) -> bool {
+        if !self.playing {
+            return false;
+        }
+        match self.source.as_deref_mut() {
+            Some(view) => view.doc.cycle_rate() > 0.0,
+            None => self
+                .model()
+                .sequences
+                .get(self.sequence)
+                .is_some_and(|s| s.frames() > 1 && s.fps.is_finite() && s.fps > 0.0),
+        }
     }
 
     /// Which pose the viewport is showing: changes with every evaluation.

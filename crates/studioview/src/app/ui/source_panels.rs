@@ -18,8 +18,8 @@ const STUDIO_LOOPING: i32 = 0x0001;
 /// `STUDIO_DELTA`.
 const STUDIO_DELTA: i32 = 0x0004;
 
-/// The sequence table with its search box: name, activity, frames, fps, loop, grid, layers,
-/// events.
+/// The sequence table with its search box: name, frames, fps, loop, grid, layers, events,
+/// activity (last: it is the widest).
 pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, commands: &mut Commands) {
     let doc = &view.doc;
     ui.heading("Sequences");
@@ -32,13 +32,13 @@ pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, c
         egui::Grid::new("source sequence table").num_columns(8).striped(true).show(ui, |ui| {
             for (heading, meaning) in [
                 ("name", "the sequence's label"),
-                ("act", "activity"),
                 ("frm", "frames of its first animation"),
                 ("fps", "frames per second of its first animation"),
                 ("loop", "whether it loops"),
                 ("grid", "its blend grid"),
                 ("lay", "auto layers"),
                 ("ev", "events"),
+                ("act", "activity"),
             ] {
                 ui.label(RichText::new(heading).weak()).on_hover_text(meaning);
             }
@@ -67,7 +67,6 @@ pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, c
                 {
                     commands.push(Command::SelectSequence(i));
                 }
-                ui.label(&s.activity_name);
                 ui.label(first.map_or(String::new(), |a| a.frames.to_string()));
                 ui.label(first.map_or(String::new(), |a| format!("{}", a.fps)));
                 ui.label(if s.flags & STUDIO_LOOPING != 0 { "yes" } else { "" });
@@ -78,6 +77,7 @@ pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, c
                 });
                 ui.label(if s.layers.is_empty() { String::new() } else { s.layers.len().to_string() });
                 ui.label(if s.events.is_empty() { String::new() } else { s.events.len().to_string() });
+                ui.label(&s.activity_name);
                 ui.end_row();
             }
         });
