@@ -370,8 +370,8 @@ impl AppState {
             ..ExportOptions::default()
         };
         let started = std::time::Instant::now();
-        let result = match &self.source {
-            Some(view) => source::export(&view.doc, &options, &mut Progress::new()),
+        let result = match self.source.as_deref_mut() {
+            Some(view) => source::export(&mut view.doc, &options, &mut Progress::new()),
             None => goldsrc::export(&self.loaded.model, &options, &mut Progress::new()),
         };
         match result.and_then(|(export, warnings)| Ok((write(&export, path)?, export, warnings))) {

@@ -203,8 +203,8 @@ pub fn export_model(
 ) -> Result<(ExportModel, Vec<String>), String> {
     if let Some(loaded) = crate::check::source_load(path) {
         let loaded = loaded.map_err(|e| e.to_string())?;
-        let doc = crate::source_doc::SourceDoc::new(loaded.model, path.to_path_buf(), loaded.companions);
-        return source::export(&doc, options, progress);
+        let mut doc = crate::source_doc::SourceDoc::new(loaded.model, path.to_path_buf(), loaded.companions);
+        return source::export(&mut doc, options, progress);
     }
     let model = std::sync::Arc::new(crate::demo::load_or_demo(Some(path))?);
     goldsrc::export(&model, options, progress)

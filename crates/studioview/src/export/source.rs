@@ -21,11 +21,12 @@ pub fn affine(rows: &[[f32; 4]; 3]) -> Affine3A {
 
 /// `doc`'s model as an export.
 pub fn export(
-    doc: &SourceDoc,
+    doc: &mut SourceDoc,
     options: &ExportOptions,
     progress: &mut Progress,
 ) -> Result<(ExportModel, Vec<String>), String> {
-    let model = &doc.model;
+    let model = doc.model.clone();
+    let model = &*model;
     let bones: Vec<ExportBone> = model
         .bones
         .iter()
@@ -61,32 +62,34 @@ pub fn export(
         .collect();
     let meshes = meshes(&render, options.body, options.lod, options.skin, &names, |_| None);
 
+    // What each sequence needs, read from the combined model before its evaluator is used.
     let rig = doc.evaluator.rig();
     let sequences =
         chosen(rig.num_sequences(), &options.sequences, |w| crate::source_pose_cmd::find_sequence(rig, w))?;
     let defaults: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
+    let plans: Vec<(usize, String, usize, f32, bool)> = sequences
+        .iter()
+        .filter_map(|&s| {
+            let seq = rig.sequence(s)?;
+            let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
+            let frames = first.map_or(1, |a| a.frames.max(1)) as usize;
+            let fps = first.map_or(30.0, |a| if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 30.0 });
+            Some((s, seq.seq.label.clone(), frames, fps, first.is_some()))
+        })
+        .collect();
     let parents: Vec<Option<usize>> = model.bones.iter().map(|b| b.parent).collect();
-    // An evaluator of its own: the document's is borrowed for the rig.
-    let mut evaluator = studio_source_pose::SourceEvaluator::new(model);
     let mut bones_out = Vec::with_capacity(model.bones.len());
     let mut animations = Vec::new();
-    for (done, &s) in sequences.iter().enumerate() {
+    for (done, (s, label, frames, fps, animated)) in plans.into_iter().enumerate() {
         progress.update(done, sequences.len());
-        let Some(seq) = rig.sequence(s) else { continue };
-        let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
-        let frames = first.map_or(1, |a| a.frames.max(1)) as usize;
-        let fps = first.map_or(30.0, |a| if a.fps.is_finite() && a.fps > 0.0 { a.fps } else { 30.0 });
-        if first.is_none() {
-            warnings.push(format!(
-                "sequence {}: no animation in its grid; exported as its rest pose",
-                seq.seq.label
-            ));
+        if !animated {
+            warnings.push(format!("sequence {label}: no animation in its grid; exported as its rest pose"));
         }
         let times: Vec<f32> = (0..frames).map(|k| k as f32 / fps).collect();
-        let animation = ExportAnimation::from_model_space(seq.seq.label.clone(), times, &parents, |k| {
+        let animation = ExportAnimation::from_model_space(label, times, &parents, |k| {
             let cycle = if frames > 1 { k as f32 / (frames - 1) as f32 } else { 0.0 };
             let request = SourceRequest { sequence: s, cycle, params: &defaults, controllers: None };
-            evaluator.evaluate(&request, &mut bones_out);
+            doc.evaluator.evaluate(&request, &mut bones_out);
             bones_out.clone()
         });
         animations.push(animation);
