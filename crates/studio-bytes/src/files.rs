@@ -53,12 +53,10 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for LoadError<E> {
     }
 }
 
-/// The entry named `name` in `dir` (a file, or a folder when `folder`), matched exactly first,
-/// then ignoring ASCII case.
-fn entry(dir: &Path, name: &str, folder: bool) -> Option<PathBuf> {
-    let kind = |p: &Path| if folder { p.is_dir() } else { p.is_file() };
+/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
+pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
-    if kind(&exact) {
+    if exact.is_file() {
         return Some(exact);
     }
     let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }).ok()?;
@@ -66,31 +64,45 @@ fn entry(dir: &Path, name: &str, folder: bool) -> Option<PathBuf> {
         .filter_map(|entry| entry.ok())
         .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
         .map(|entry| dir.join(entry.file_name()))
-        .filter(|path| kind(path))
-}
-
-/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
-pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
-    entry(dir, name, false)
+        .filter(|path| path.is_file())
 }
 
 /// The file a model names relative to a game folder (`models\fixture\x.mdl`), each component
-/// matched ignoring case; `\` and `/` both separate. Names that climb out of the folder (`..`)
-/// or are absolute are not followed.
+/// matched ignoring case; `\` and `/` both separate. Folders whose names differ only in case
+/// (files meant for Windows unpacked on a case-sensitive disk) are all searched, the exact
+/// spelling first. Names that climb out of the folder (`..`) or are absolute are not followed.
 pub fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
     let parts: Vec<&str> = relative.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
     let (file, folders) = parts.split_last()?;
-    let mut dir = root.to_path_buf();
-    for part in folders {
-        if *part == ".." || Path::new(part).components().any(|c| !matches!(c, Component::Normal(_))) {
-            return None;
-        }
-        dir = entry(&dir, part, true)?;
-    }
-    if *file == ".." {
+    let climbs = |part: &&str| {
+        *part == ".." || Path::new(part).components().any(|c| !matches!(c, Component::Normal(_)))
+    };
+    if folders.iter().any(climbs) || *file == ".." {
         return None;
     }
-    companion_path(&dir, file)
+    search(root, folders, file)
+}
+
+/// `file` below `dir` through `folders`, trying every spelling of each folder.
+fn search(dir: &Path, folders: &[&str], file: &str) -> Option<PathBuf> {
+    let Some((folder, rest)) = folders.split_first() else { return companion_path(dir, file) };
+    folders_named(dir, folder).into_iter().find_map(|d| search(&d, rest, file))
+}
+
+/// Every folder in `dir` named `name` ignoring ASCII case, the exact spelling first.
+fn folders_named(dir: &Path, name: &str) -> Vec<PathBuf> {
+    let exact = dir.join(name);
+    let mut out: Vec<PathBuf> = exact.is_dir().then(|| exact.clone()).into_iter().collect();
+    if let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) {
+        out.extend(
+            entries
+                .filter_map(|entry| entry.ok())
+                .filter(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+                .map(|entry| dir.join(entry.file_name()))
+                .filter(|path| *path != exact && path.is_dir()),
+        );
+    }
+    out
 }
 
 /// The game folder of a model file: the folder that holds the last `models` folder (any case)
@@ -120,6 +132,12 @@ mod tests {
         assert_eq!(resolve(&root, "models/FIXTURE/anim.ani"), Some(dir.join("anim.ani")));
         assert_eq!(resolve(&root, "models/../models/fixture/anim.ani"), None);
         assert_eq!(resolve(&root, "models/fixture/missing.ani"), None);
+        // Folders differing only in case are all searched.
+        let other = root.join("models").join("fixture");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("walk.ani"), b"x").unwrap();
+        assert_eq!(resolve(&root, "Models/Fixture/walk.ani"), Some(other.join("walk.ani")));
+        assert_eq!(resolve(&root, "models/fixture/anim.ani"), Some(dir.join("anim.ani")));
         assert_eq!(game_folder(&dir.join("x.mdl")), Some(root.clone()));
         assert_eq!(game_folder(Path::new("/tmp/x.mdl")), None);
         std::fs::remove_dir_all(&root).unwrap();

@@ -4,7 +4,7 @@
 //! `$basetexture` as `materials/<texture>.vtf` the same way. Every path tried is kept, so a
 //! viewer can say where it looked.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::vmt::{Shading, Vmt, parse_vmt};
 use crate::vpk::Vpk;
@@ -70,7 +70,7 @@ impl GameFolders {
     pub fn find(&self, relative: &str, tried: &mut Vec<String>) -> Result<Option<Found>, String> {
         for root in &self.roots {
             tried.push(root.join(relative).display().to_string());
-            if let Some(path) = resolve(root, relative) {
+            if let Some(path) = studio_bytes::files::resolve(root, relative) {
                 let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                 if size > MAX_FILE {
                     return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
@@ -88,41 +88,6 @@ impl GameFolders {
         }
         Ok(None)
     }
-}
-
-/// `relative` below `root`, each component matched ignoring case. Folders whose names differ
-/// only in case (made on a case-sensitive disk from files meant for Windows) are all searched,
-/// the exact spelling first.
-fn resolve(root: &Path, relative: &str) -> Option<PathBuf> {
-    let parts: Vec<&str> = relative.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
-    if parts.is_empty() || parts.contains(&"..") {
-        return None;
-    }
-    search(root, &parts)
-}
-
-fn search(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
-    let (part, rest) = parts.split_first()?;
-    let exact = dir.join(part);
-    let mut candidates = vec![exact.clone()];
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        candidates.extend(
-            entries
-                .filter_map(|e| e.ok())
-                .filter(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))
-                .map(|e| e.path())
-                .filter(|p| *p != exact),
-        );
-    }
-    candidates.into_iter().find_map(|path| {
-        if rest.is_empty() {
-            path.is_file().then_some(path)
-        } else if path.is_dir() {
-            search(&path, rest)
-        } else {
-            None
-        }
-    })
 }
 
 /// A material as found: its `.vmt`, what it says, its base texture, and where all was looked.
