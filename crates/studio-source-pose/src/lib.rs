@@ -16,7 +16,8 @@ pub mod rig;
 pub mod table;
 
 pub use points::{
-    attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into, skinning_matrices,
+    affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,
+    skinning_matrices,
 };
 pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices_into};
 pub use rig::{Rig, SeqRef};

@@ -29,13 +29,16 @@ pub fn hitbox_corners_into(model: &SourceModel, set: usize, bones: &[Affine3A], 
 /// "Skinning and poseToBone"): it takes a `.vvd` vertex from pose space to the posed model.
 pub fn skinning_matrices(model: &SourceModel, bones: &[Affine3A], out: &mut Vec<Affine3A>) {
     out.clear();
-    out.extend(model.bones.iter().zip(bones).map(|(bone, matrix)| {
-        let [r0, r1, r2] = bone.pose_to_bone;
-        let pose_to_bone = Affine3A::from_cols_array(&[
-            r0[0], r1[0], r2[0], r0[1], r1[1], r2[1], r0[2], r1[2], r2[2], r0[3], r1[3], r2[3],
-        ]);
-        *matrix * pose_to_bone
-    }));
+    out.extend(model.bones.iter().zip(bones).map(|(bone, matrix)| *matrix * affine_3x4(&bone.pose_to_bone)));
+}
+
+/// A file's 3×4 row-major matrix (`matrix3x4_t`: pose-to-bone, an attachment's local) as an
+/// affine transform.
+pub fn affine_3x4(rows: &[[f32; 4]; 3]) -> Affine3A {
+    let [r0, r1, r2] = rows;
+    Affine3A::from_cols_array(&[
+        r0[0], r1[0], r2[0], r0[1], r1[1], r2[1], r0[2], r1[2], r2[2], r0[3], r1[3], r2[3],
+    ])
 }
 
 /// Each attachment's point: the translation of its local matrix, transformed by its bone's.

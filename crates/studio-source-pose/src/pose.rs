@@ -5,7 +5,7 @@
 //! Not yet here: world-space (`STUDIO_WORLD`) merging (no fixture has it).
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
-use studio_source::{Animation, STUDIO_DELTA, STUDIO_LOOPING, SourceModel};
+use studio_source::{Animation, STUDIO_AL_POSE, STUDIO_DELTA, STUDIO_LOOPING, SourceModel};
 
 use crate::rig::{AnimRef, Rig, SeqRef};
 use crate::table::Tables;
@@ -29,8 +29,6 @@ const STUDIO_AL_XFADE: i32 = 0x80;
 const STUDIO_AL_NOBLEND: i32 = 0x200;
 /// `STUDIO_AL_LOCAL`.
 const STUDIO_AL_LOCAL: i32 = 0x1000;
-/// `STUDIO_AL_POSE`.
-const STUDIO_AL_POSE: i32 = 0x4000;
 /// How deep layers of layers are followed: real models nest one or two.
 const MAX_LAYER_DEPTH: usize = 8;
 

@@ -66,7 +66,7 @@ pub use loader::{LoadedSource, SourceLoadError, load, load_read};
 pub use material::{Skins, Texture};
 pub use model::{AnimationBytes, SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;
-pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_CYCLEPOSE, Sequence};
+pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_AL_POSE, STUDIO_CYCLEPOSE, Sequence};
 pub use set::{SourceFiles, missing, parse_set, uses_ani};
 pub use transition::Transitions;
 pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};

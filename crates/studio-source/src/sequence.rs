@@ -12,6 +12,9 @@ use crate::reader::{FileData, reference};
 /// `STUDIO_CYCLEPOSE`: the cycle comes from a pose parameter.
 pub const STUDIO_CYCLEPOSE: i32 = 0x80;
 
+/// `STUDIO_AL_POSE`: an auto layer's weight ramps on a pose parameter instead of the cycle.
+pub const STUDIO_AL_POSE: i32 = 0x4000;
+
 /// `NEW_EVENT_STYLE`: the event is named, not numbered.
 pub const NEW_EVENT_STYLE: i32 = 1 << 10;
 

@@ -6,14 +6,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use glam::Vec3;
+use studio_render::scene::submodel_for_body;
 use studio_render::source::SourceFrame;
-use studio_source::{SourceModel, Warning};
+use studio_source::{STUDIO_AL_POSE, STUDIO_LOOPING, SourceModel};
 use studio_source_pose::{SourceEvaluator, SourceRequest, params, playback};
-
-/// `STUDIO_LOOPING` of a Source sequence.
-const STUDIO_LOOPING: i32 = 0x0001;
-/// `STUDIO_AL_POSE`: a layer's weight follows a pose parameter (source-animation.md).
-const STUDIO_AL_POSE: i32 = 0x4000;
 
 /// An open Source model and the pose it shows.
 pub struct SourceDoc {
@@ -23,8 +19,6 @@ pub struct SourceDoc {
     pub path: PathBuf,
     /// Companion files read with it.
     pub companions: Vec<PathBuf>,
-    /// Warnings the reader gave.
-    pub warnings: Vec<Warning>,
     /// The evaluator of the combined model.
     pub evaluator: SourceEvaluator<'static>,
     /// The combined sequence shown.
@@ -47,7 +41,6 @@ impl SourceDoc {
     /// Opens `model` (read from `path` with `companions`), showing its first sequence at cycle 0
     /// with every pose parameter at its default.
     pub fn new(model: SourceModel, path: PathBuf, companions: Vec<PathBuf>) -> Self {
-        let warnings = model.warnings.clone();
         let model = Arc::new(model);
         let evaluator = SourceEvaluator::shared(model.clone());
         let rig = evaluator.rig();
@@ -58,7 +51,6 @@ impl SourceDoc {
             model,
             path,
             companions,
-            warnings,
             evaluator,
             sequence: 0,
             cycle: 0.0,
@@ -206,12 +198,9 @@ impl SourceDoc {
         self.frame.bones.iter().for_each(|b| add(b.translation.into()));
         self.frame.hitboxes.iter().flatten().for_each(|&c| add(c.into()));
         if let Some(vertices) = &self.model.vertices {
-            for (part, choice) in self.model.body_parts.iter().filter_map(|part| {
-                let n = i32::try_from(part.models.len()).ok().filter(|&n| n > 0)?;
-                let choice = usize::try_from(body.checked_div(part.base)?.rem_euclid(n)).ok()?;
-                Some((part, choice))
-            }) {
-                let Some(model) = part.models.get(choice) else { continue };
+            for part in &self.model.body_parts {
+                let choice = submodel_for_body(part.base, part.models.len(), body);
+                let Some(model) = choice.and_then(|c| part.models.get(c)) else { continue };
                 let start = usize::try_from(model.vertex_index).unwrap_or(usize::MAX) / 48;
                 let count = usize::try_from(model.num_vertices).unwrap_or(0);
                 let range = start.checked_add(count).and_then(|end| vertices.vertices.get(start..end));

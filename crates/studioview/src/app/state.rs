@@ -316,7 +316,7 @@ impl AppState {
         let doc = SourceDoc::new(loaded.model, path.clone(), loaded.companions);
         self.settings.remember(path.clone());
         self.say(Level::Info, format!("opened {}", path.display()));
-        for warning in &doc.warnings {
+        for warning in &doc.model.warnings {
             self.messages.push((Level::Warning, warning.to_string()));
         }
         let looping = doc.looping();

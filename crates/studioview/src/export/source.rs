@@ -4,20 +4,12 @@
 //! first animation by the evaluator, with the pose parameters at their defaults (layers and
 //! locks applied as the evaluator does).
 
-use glam::Affine3A;
 use studio_gltf::{ExportAnimation, ExportAttachment, ExportBone, ExportHitbox, ExportModel};
-use studio_source_pose::{SourceRequest, params};
+use studio_render::scene::submodel_for_body;
+use studio_source_pose::{SourceRequest, affine_3x4, params};
 
 use super::{ExportOptions, Progress, chosen, materials, meshes};
 use crate::source_doc::SourceDoc;
-
-/// A Source 3×4 row-major matrix as an affine transform.
-pub fn affine(rows: &[[f32; 4]; 3]) -> Affine3A {
-    let [r0, r1, r2] = rows;
-    Affine3A::from_cols_array(&[
-        r0[0], r1[0], r2[0], r0[1], r1[1], r2[1], r0[2], r1[2], r2[2], r0[3], r1[3], r2[3],
-    ])
-}
 
 /// `doc`'s model as an export.
 pub fn export(
@@ -35,7 +27,7 @@ pub fn export(
             parent: bone.parent,
             translation: bone.position,
             rotation: bone.quaternion.normalize(),
-            bind: affine(&bone.pose_to_bone).inverse(),
+            bind: affine_3x4(&bone.pose_to_bone).inverse(),
         })
         .collect();
     let resolved = crate::materials::resolve(model, &doc.path, &options.game);
@@ -55,9 +47,9 @@ pub fn export(
         .body_parts
         .iter()
         .map(|part| {
-            let n = i32::try_from(part.models.len()).unwrap_or(0).max(1);
-            let choice = options.body.checked_div(part.base).map_or(0, |d| d.rem_euclid(n)) as usize;
-            format!("{}/{}", part.name, part.models.get(choice).map_or("", |m| m.name.as_str()))
+            let choice = submodel_for_body(part.base, part.models.len(), options.body);
+            let model = choice.and_then(|c| part.models.get(c));
+            format!("{}/{}", part.name, model.map_or("", |m| m.name.as_str()))
         })
         .collect();
     let meshes = meshes(&render, options.body, options.lod, options.skin, &names, |_| None);
@@ -97,7 +89,7 @@ pub fn export(
     let attachments = model
         .attachments
         .iter()
-        .map(|a| ExportAttachment { name: a.name.clone(), bone: a.bone, local: affine(&a.local) })
+        .map(|a| ExportAttachment { name: a.name.clone(), bone: a.bone, local: affine_3x4(&a.local) })
         .collect();
     let hitboxes = model
         .hitbox_sets

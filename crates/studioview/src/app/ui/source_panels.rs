@@ -4,6 +4,7 @@
 
 use egui::RichText;
 use studio_render::hit_group_color;
+use studio_source::{STUDIO_DELTA, STUDIO_LOOPING};
 
 use super::Commands;
 use crate::app::command::Command;
@@ -13,10 +14,6 @@ use crate::app::state::{AppState, SourceView};
 const SEQUENCE_NAME_WIDTH: f32 = 96.0;
 /// Width of the keys' column in the info tab.
 const INFO_KEY_WIDTH: f32 = 96.0;
-/// `STUDIO_LOOPING`.
-const STUDIO_LOOPING: i32 = 0x0001;
-/// `STUDIO_DELTA`.
-const STUDIO_DELTA: i32 = 0x0004;
 
 /// The sequence table with its search box: name, frames, fps, loop, grid, layers, events,
 /// activity (last: it is the widest).
