@@ -147,34 +147,10 @@ pub fn timeline_ui(ui: &mut egui::Ui, view: &SourceView, commands: &mut Commands
         ui,
         format!("{}  cycle {:.3}  (frame {:.2} / {last})", seq.label, doc.cycle, doc.cycle * last),
     );
-    let mut cycle = doc.cycle;
-    let (response, track_width) = ui
-        .horizontal(|ui| {
-            let typed =
-                ui.add(egui::DragValue::new(&mut cycle).range(0.0..=1.0).speed(0.002).max_decimals(3));
-            let font = egui::TextStyle::Body.resolve(ui.style());
-            let label = super::fit::width(ui.ctx(), "Cycle".into(), &font);
-            let track_width =
-                (ui.available_width() - label - 2.0 * ui.spacing().item_spacing.x - 4.0).max(40.0);
-            ui.spacing_mut().slider_width = track_width;
-            let slider = ui.add(egui::Slider::new(&mut cycle, 0.0..=1.0).show_value(false).text("Cycle"));
-            let typed = typed.labelled_by(slider.id);
-            if typed.changed() || slider.changed() {
-                commands.push(Command::SetCycle(cycle));
-            }
-            (slider, track_width)
-        })
-        .inner;
-    // Event markers under the slider's track.
-    let rect = response.rect;
-    let track = egui::Rect::from_min_size(rect.min, egui::vec2(track_width, rect.height()));
-    for event in &seq.events {
-        let x = track.left() + track.width() * event.cycle.clamp(0.0, 1.0);
-        ui.painter().vline(
-            x,
-            track.bottom()..=track.bottom() + 5.0,
-            egui::Stroke::new(2.0, egui::Color32::ORANGE),
-        );
+    let marks = seq.events.iter().map(|e| e.cycle);
+    let track = super::timeline::Track { label: "Cycle", end: 1.0, speed: 0.002, decimals: 3 };
+    if let Some(cycle) = super::timeline::scrubber(ui, &track, doc.cycle, marks) {
+        commands.push(Command::SetCycle(cycle));
     }
 }
 

@@ -13,41 +13,67 @@ pub fn timeline_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
     };
     let last = (sequence.frames() as f32 - 1.0).max(0.0);
     super::fit::label(ui, format!("{}  frame {:.2} / {}", sequence.label, state.frame, last));
-    let mut frame = state.frame;
-    let range = 0.0..=last.max(f32::EPSILON);
-    // The number first, then the track over the width left beside its "Frame" label, so
-    // nothing is pushed past the panel's edge.
-    let (response, track_width) = ui
+    let marks = sequence.events.iter().filter(|_| last > 0.0).map(|e| e.frame as f32 / last);
+    let track = Track { label: "Frame", end: last, speed: 0.05, decimals: 2 };
+    if let Some(frame) = scrubber(ui, &track, state.frame, marks) {
+        commands.push(Command::SetFrame(frame));
+    }
+}
+
+/// What a [`scrubber`] runs over.
+pub struct Track {
+    /// The slider's label.
+    pub label: &'static str,
+    /// The last value (the first is 0).
+    pub end: f32,
+    /// The number box's drag speed.
+    pub speed: f64,
+    /// Decimals the number box shows.
+    pub decimals: usize,
+}
+
+/// A number box, then a slider over the width left beside its label (so nothing is pushed past
+/// the panel's edge), with a marker under the track at each of `marks` (0 to 1 along it).
+/// Returns the value the user set, if they moved either.
+pub fn scrubber(
+    ui: &mut egui::Ui,
+    track: &Track,
+    value: f32,
+    marks: impl Iterator<Item = f32>,
+) -> Option<f32> {
+    let mut value = value;
+    let range = 0.0..=track.end.max(f32::EPSILON);
+    let (response, track_width, changed) = ui
         .horizontal(|ui| {
-            let typed =
-                ui.add(egui::DragValue::new(&mut frame).range(range.clone()).speed(0.05).max_decimals(2));
+            let typed = ui.add(
+                egui::DragValue::new(&mut value)
+                    .range(range.clone())
+                    .speed(track.speed)
+                    .max_decimals(track.decimals),
+            );
             let font = egui::TextStyle::Body.resolve(ui.style());
-            let label = super::fit::width(ui.ctx(), "Frame".into(), &font);
+            let label = super::fit::width(ui.ctx(), track.label.into(), &font);
             let track_width =
                 (ui.available_width() - label - 2.0 * ui.spacing().item_spacing.x - 4.0).max(40.0);
             ui.spacing_mut().slider_width = track_width;
-            let slider = ui.add(egui::Slider::new(&mut frame, range).show_value(false).text("Frame"));
+            let slider = ui.add(egui::Slider::new(&mut value, range).show_value(false).text(track.label));
             // The number is named by the slider's label.
             let typed = typed.labelled_by(slider.id);
-            if typed.changed() || slider.changed() {
-                commands.push(Command::SetFrame(frame));
-            }
-            (slider, track_width)
+            let changed = typed.changed() || slider.changed();
+            (slider, track_width, changed)
         })
         .inner;
-    // Event markers under the slider's track.
     let rect = response.rect;
-    let track = egui::Rect::from_min_size(rect.min, egui::vec2(track_width, rect.height()));
-    for event in &sequence.events {
-        if last > 0.0 {
-            let x = track.left() + track.width() * (event.frame as f32 / last).clamp(0.0, 1.0);
-            ui.painter().vline(
-                x,
-                track.bottom()..=track.bottom() + 5.0,
-                egui::Stroke::new(2.0, egui::Color32::ORANGE),
-            );
-        }
+    let line = egui::Rect::from_min_size(rect.min, egui::vec2(track_width, rect.height()));
+    for mark in marks {
+        let x = line.left() + line.width() * mark.clamp(0.0, 1.0);
+        ui.painter().vline(
+            x,
+            line.bottom()..=line.bottom() + 5.0,
+            egui::Stroke::new(2.0, egui::Color32::ORANGE),
+        );
     }
+    changed.then_some(value)
 }
 
 /// The event log and messages.
