@@ -13,20 +13,10 @@ use studio_render::{
     Scene,
 };
 
-const SIZE: (u32, u32) = (320, 240);
+mod common;
+use common::context;
 
-/// A GPU context, or `None` (with a note) outside CI when there is no adapter. CI installs
-/// Mesa, so there the lack of one fails.
-fn context() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(context) => Some(context),
-        Err(e) if std::env::var_os("CI").is_none() => {
-            eprintln!("note: no graphics adapter ({e}); skipping the rendering tests");
-            None
-        }
-        Err(e) => panic!("CI must be able to render: {e}"),
-    }
-}
+const SIZE: (u32, u32) = (320, 240);
 
 fn load(path: &str) -> Option<Arc<Model>> {
     let shared = studio_testing::shared()?;

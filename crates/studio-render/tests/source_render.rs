@@ -13,18 +13,10 @@ use studio_render::{
 use studio_source::SourceModel;
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
 
-const SIZE: (u32, u32) = (320, 240);
+mod common;
+use common::context;
 
-fn context() -> Option<GpuContext> {
-    match GpuContext::headless() {
-        Ok(context) => Some(context),
-        Err(e) if std::env::var_os("CI").is_none() => {
-            eprintln!("note: no graphics adapter ({e}); skipping the rendering tests");
-            None
-        }
-        Err(e) => panic!("CI must be able to render: {e}"),
-    }
-}
+const SIZE: (u32, u32) = (320, 240);
 
 fn load(name: &str) -> Option<SourceModel> {
     let shared = studio_testing::shared()?;
