@@ -7,6 +7,7 @@
 pub mod app;
 pub mod check;
 pub mod demo;
+pub mod edit;
 pub mod export;
 pub mod info;
 pub mod info_source;

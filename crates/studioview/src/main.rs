@@ -111,6 +111,12 @@ enum Command {
         #[arg(long)]
         game: Vec<PathBuf>,
     },
+    /// Print the model's QC lines: $eyeposition, $bbox, $cbox, $bodygroup, $controller, $hbox
+    /// ($hboxset for Source), $attachment, $texrendermode and $sequence, in studiomdl's syntax.
+    Qc {
+        /// The model's main file.
+        model: PathBuf,
+    },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
         /// The model's main file.
@@ -163,6 +169,7 @@ fn main() -> ExitCode {
             let options = export::ExportOptions { body, skin, lod, sequences, scale, game };
             export::run(model.as_deref(), &out, &options)
         }
+        Command::Qc { model } => studioview::edit::qc::run(&model),
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())
         }

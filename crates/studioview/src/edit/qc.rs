@@ -1,0 +1,387 @@
+//! QC lines in studiomdl's syntax for what a model's file holds: `$eyeposition`, `$bbox`,
+//! `$cbox`, `$hbox` (under `$hboxset` for Source), `$attachment`, `$controller`,
+//! `$texrendermode` (version 10), `$bodygroup` and `$sequence` with its fps, loop, activity and
+//! weight, blends and events. Numbers are written in the shortest form that reads back to the
+//! same `f32`, so lines parsed back equal the file's records.
+
+use std::fmt::Write;
+
+use glam::Vec3;
+use studio_model::Model;
+use studio_source::SourceModel;
+
+/// Half-Life's activity names by number (`activity.h`; `ACT_RESET` is 0, `ACT_IDLE` 1…).
+const GOLDSRC_ACTIVITIES: [&str; 76] = [
+    "ACT_IDLE",
+    "ACT_GUARD",
+    "ACT_WALK",
+    "ACT_RUN",
+    "ACT_FLY",
+    "ACT_SWIM",
+    "ACT_HOP",
+    "ACT_LEAP",
+    "ACT_FALL",
+    "ACT_LAND",
+    "ACT_STRAFE_LEFT",
+    "ACT_STRAFE_RIGHT",
+    "ACT_ROLL_LEFT",
+    "ACT_ROLL_RIGHT",
+    "ACT_TURN_LEFT",
+    "ACT_TURN_RIGHT",
+    "ACT_CROUCH",
+    "ACT_CROUCHIDLE",
+    "ACT_STAND",
+    "ACT_USE",
+    "ACT_SIGNAL1",
+    "ACT_SIGNAL2",
+    "ACT_SIGNAL3",
+    "ACT_TWITCH",
+    "ACT_COWER",
+    "ACT_SMALL_FLINCH",
+    "ACT_BIG_FLINCH",
+    "ACT_RANGE_ATTACK1",
+    "ACT_RANGE_ATTACK2",
+    "ACT_MELEE_ATTACK1",
+    "ACT_MELEE_ATTACK2",
+    "ACT_RELOAD",
+    "ACT_ARM",
+    "ACT_DISARM",
+    "ACT_EAT",
+    "ACT_DIESIMPLE",
+    "ACT_DIEBACKWARD",
+    "ACT_DIEFORWARD",
+    "ACT_DIEVIOLENT",
+    "ACT_BARNACLE_HIT",
+    "ACT_BARNACLE_PULL",
+    "ACT_BARNACLE_CHOMP",
+    "ACT_BARNACLE_CHEW",
+    "ACT_SLEEP",
+    "ACT_INSPECT_FLOOR",
+    "ACT_INSPECT_WALL",
+    "ACT_IDLE_ANGRY",
+    "ACT_WALK_HURT",
+    "ACT_RUN_HURT",
+    "ACT_HOVER",
+    "ACT_GLIDE",
+    "ACT_FLY_LEFT",
+    "ACT_FLY_RIGHT",
+    "ACT_DETECT_SCENT",
+    "ACT_SNIFF",
+    "ACT_BITE",
+    "ACT_THREAT_DISPLAY",
+    "ACT_FEAR_DISPLAY",
+    "ACT_EXCITED",
+    "ACT_SPECIAL_ATTACK1",
+    "ACT_SPECIAL_ATTACK2",
+    "ACT_COMBAT_IDLE",
+    "ACT_WALK_SCARED",
+    "ACT_RUN_SCARED",
+    "ACT_VICTORY_DANCE",
+    "ACT_DIE_HEADSHOT",
+    "ACT_DIE_CHESTSHOT",
+    "ACT_DIE_GUTSHOT",
+    "ACT_DIE_BACKSHOT",
+    "ACT_FLINCH_HEAD",
+    "ACT_FLINCH_CHEST",
+    "ACT_FLINCH_STOMACH",
+    "ACT_FLINCH_LEFTARM",
+    "ACT_FLINCH_RIGHTARM",
+    "ACT_FLINCH_LEFTLEG",
+    "ACT_FLINCH_RIGHTLEG",
+];
+
+/// A version 10 activity's name (`None` for 0, no activity, or a number with no name).
+pub fn goldsrc_activity(activity: i32) -> Option<&'static str> {
+    usize::try_from(activity).ok()?.checked_sub(1).and_then(|i| GOLDSRC_ACTIVITIES.get(i)).copied()
+}
+
+/// The motion type's QC name (`XR`, `Y`…), with `RLOOP` dropped.
+fn motion(kind: i32) -> &'static str {
+    use studio_model::motion::*;
+    match kind & STUDIO_TYPES {
+        STUDIO_X => "X",
+        STUDIO_Y => "Y",
+        STUDIO_Z => "Z",
+        STUDIO_XR => "XR",
+        STUDIO_YR => "YR",
+        STUDIO_ZR => "ZR",
+        _ => "",
+    }
+}
+
+/// Three numbers, each in the shortest form that reads back to the same `f32`.
+fn v(v: Vec3) -> String {
+    format!("{} {} {}", v.x, v.y, v.z)
+}
+
+/// A name as a quoted QC token (quotes inside cannot be written, so they become `'`).
+fn q(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "'"))
+}
+
+fn bone_name<'a>(names: &'a [String], bone: usize) -> &'a str {
+    names.get(bone).map_or("", String::as_str)
+}
+
+/// The `$hbox` line of a version 10 hit box.
+pub fn goldsrc_hbox(model: &Model, h: &studio_model::Hitbox) -> String {
+    let bone = model.bones.get(h.bone).map_or("", |b| b.name.as_str());
+    format!("$hbox {} {} {} {}", h.group, q(bone), v(h.bbmin), v(h.bbmax))
+}
+
+/// The `$attachment` line of a version 10 attachment.
+pub fn goldsrc_attachment(model: &Model, index: usize, a: &studio_model::Attachment) -> String {
+    let bone = model.bones.get(a.bone).map_or("", |b| b.name.as_str());
+    format!("$attachment {index} {} {}", q(bone), v(a.org))
+}
+
+/// The QC lines of a version 10 model.
+pub fn goldsrc(model: &Model) -> String {
+    let mut out = String::new();
+    let h = &model.header;
+    let _ = writeln!(out, "$modelname {}", q(&h.name));
+    let _ = writeln!(out, "$eyeposition {}", v(h.eye_position));
+    let _ = writeln!(out, "$bbox {} {}", v(h.bbmin), v(h.bbmax));
+    let _ = writeln!(out, "$cbox {} {}", v(h.min), v(h.max));
+    out.push('\n');
+    for part in &model.body_parts {
+        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+        for sub in &part.submodels {
+            if sub.name.eq_ignore_ascii_case("blank") || sub.vertices.is_empty() {
+                let _ = writeln!(out, "\tblank");
+            } else {
+                let _ = writeln!(out, "\tstudio {}", q(sub.name.trim_end_matches(".smd")));
+            }
+        }
+        out.push_str("}\n");
+    }
+    for texture in &model.textures {
+        use studio_model::*;
+        for (flag, mode) in [
+            (STUDIO_NF_FLATSHADE, "flatshade"),
+            (STUDIO_NF_CHROME, "chrome"),
+            (STUDIO_NF_FULLBRIGHT, "fullbright"),
+            (STUDIO_NF_ADDITIVE, "additive"),
+            (STUDIO_NF_MASKED, "masked"),
+        ] {
+            if texture.flags & flag != 0 {
+                let _ = writeln!(out, "$texrendermode {} {mode}", q(&texture.name));
+            }
+        }
+        if texture.flags & STUDIO_NF_NOMIPS != 0 {
+            let _ = writeln!(
+                out,
+                "// {}: no mipmaps (flag 0x0008; studiomdl has no option for it)",
+                texture.name
+            );
+        }
+    }
+    out.push('\n');
+    for (i, c) in model.bone_controllers.iter().enumerate() {
+        let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
+        let index = if c.index > 3 { "mouth".to_owned() } else { c.index.to_string() };
+        let _ = writeln!(
+            out,
+            "$controller {index} {} {} {} {} // controller {i}, rest {}",
+            q(bone),
+            motion(c.kind),
+            c.start,
+            c.end,
+            c.rest
+        );
+    }
+    for h in &model.hitboxes {
+        let _ = writeln!(out, "{}", goldsrc_hbox(model, h));
+    }
+    for (i, a) in model.attachments.iter().enumerate() {
+        let _ = writeln!(out, "{}", goldsrc_attachment(model, i, a));
+    }
+    out.push('\n');
+    for s in &model.sequences {
+        out.push_str(&goldsrc_sequence(s));
+    }
+    out
+}
+
+/// The `$sequence` block of a version 10 sequence.
+pub fn goldsrc_sequence(s: &studio_model::Sequence) -> String {
+    let mut line = format!("$sequence {} {} fps {}", q(&s.label), q(&s.label), s.fps);
+    if s.is_looping() {
+        line.push_str(" loop");
+    }
+    match goldsrc_activity(s.activity) {
+        Some(name) => line.push_str(&format!(" {name} {}", s.activity_weight)),
+        None if s.activity != 0 => line.push_str(&format!(" // activity {} has no name", s.activity)),
+        None => {}
+    }
+    if s.num_blends > 1 {
+        for axis in 0..2 {
+            if s.blend_type[axis] != 0 {
+                line.push_str(&format!(
+                    " blend {} {} {}",
+                    motion(s.blend_type[axis]),
+                    s.blend_start[axis],
+                    s.blend_end[axis]
+                ));
+            }
+        }
+    }
+    if s.events.is_empty() {
+        return line + "\n";
+    }
+    let mut out = line + "\n{\n";
+    for e in &s.events {
+        let options = if e.options.is_empty() { String::new() } else { format!(" {}", q(&e.options)) };
+        let _ = writeln!(out, "\t{{ event {} {}{options} }}", e.event, e.frame);
+    }
+    out + "}\n"
+}
+
+/// Pitch, yaw and roll in degrees of a 3×4 matrix's rotation (Valve's `MatrixAngles`).
+fn angles(m: &[[f32; 4]; 3]) -> Vec3 {
+    let forward = Vec3::new(m[0][0], m[1][0], m[2][0]);
+    let left = Vec3::new(m[0][1], m[1][1], m[2][1]);
+    let up_z = m[2][2];
+    let xy = (forward.x * forward.x + forward.y * forward.y).sqrt();
+    if xy > 0.001 {
+        Vec3::new(
+            (-forward.z).atan2(xy).to_degrees(),
+            forward.y.atan2(forward.x).to_degrees(),
+            left.z.atan2(up_z).to_degrees(),
+        )
+    } else {
+        Vec3::new((-forward.z).atan2(xy).to_degrees(), (-left.x).atan2(left.y).to_degrees(), 0.0)
+    }
+}
+
+/// The `$hbox` line of a Source hit box.
+pub fn source_hbox(names: &[String], h: &studio_source::Hitbox) -> String {
+    let mut line = format!("$hbox {} {} {} {}", h.group, q(bone_name(names, h.bone)), v(h.bbmin), v(h.bbmax));
+    if !h.name.is_empty() {
+        line.push(' ');
+        line.push_str(&q(&h.name));
+    }
+    line
+}
+
+/// The `$attachment` line of a Source attachment.
+pub fn source_attachment(names: &[String], a: &studio_source::Attachment) -> String {
+    let bone = a.bone.map_or("", |b| bone_name(names, b));
+    let m = &a.local;
+    let position = Vec3::new(m[0][3], m[1][3], m[2][3]);
+    let mut line = format!("$attachment {} {} {} rotate {}", q(&a.name), q(bone), v(position), v(angles(m)));
+    if a.flags & studio_source::ATTACHMENT_FLAG_WORLD_ALIGN != 0 {
+        line.push_str(" world_align");
+    }
+    line
+}
+
+/// The QC lines of a Source model (its own records, not its include models').
+pub fn source(model: &SourceModel) -> String {
+    let mut out = String::new();
+    let names: Vec<String> = model.bones.iter().map(|b| b.name.clone()).collect();
+    let h = &model.header;
+    let _ = writeln!(out, "$modelname {}", q(&h.name));
+    let _ = writeln!(out, "$eyeposition {}", v(h.eye_position));
+    let _ = writeln!(out, "$bbox {} {}", v(h.view_box.0), v(h.view_box.1));
+    let _ = writeln!(out, "$cbox {} {}", v(h.hull.0), v(h.hull.1));
+    out.push('\n');
+    for part in &model.body_parts {
+        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+        for sub in &part.models {
+            if sub.name.is_empty() || sub.name.eq_ignore_ascii_case("blank") {
+                let _ = writeln!(out, "\tblank");
+            } else {
+                let _ = writeln!(out, "\tstudio {}", q(&sub.name));
+            }
+        }
+        out.push_str("}\n");
+    }
+    for (i, c) in model.bone_controllers.iter().enumerate() {
+        let bone = usize::try_from(c.bone).map_or("", |b| bone_name(&names, b));
+        let index = if c.input > 3 { "mouth".to_owned() } else { c.input.to_string() };
+        let _ = writeln!(
+            out,
+            "$controller {index} {} {} {} {} // controller {i}, rest {}",
+            q(bone),
+            motion(c.kind),
+            c.start,
+            c.end,
+            c.rest
+        );
+    }
+    for set in &model.hitbox_sets {
+        let _ = writeln!(out, "$hboxset {}", q(&set.name));
+        for h in &set.hitboxes {
+            let _ = writeln!(out, "{}", source_hbox(&names, h));
+        }
+    }
+    for a in &model.attachments {
+        let _ = writeln!(out, "{}", source_attachment(&names, a));
+    }
+    out.push('\n');
+    for s in &model.sequences {
+        out.push_str(&source_sequence(model, s));
+    }
+    out
+}
+
+/// The `$sequence` block of a Source sequence.
+pub fn source_sequence(model: &SourceModel, s: &studio_source::Sequence) -> String {
+    let first = s.animations.first().and_then(|&a| model.animations.get(a));
+    let fps = first.map_or(30.0, |a| a.fps);
+    let frames = first.map_or(1, |a| a.frames.max(1));
+    let mut line = format!("$sequence {} {} fps {fps}", q(&s.label), q(&s.label));
+    if s.flags & studio_source::STUDIO_LOOPING != 0 {
+        line.push_str(" loop");
+    }
+    if s.flags & studio_source::STUDIO_DELTA != 0 {
+        line.push_str(" delta");
+    }
+    if !s.activity_name.is_empty() {
+        line.push_str(&format!(" activity {} {}", s.activity_name, s.activity_weight));
+    }
+    let params: Vec<_> = s.params.iter().enumerate().filter_map(|(axis, p)| p.map(|p| (axis, p))).collect();
+    for (axis, p) in params {
+        if let Some(param) = model.pose_parameters.get(p) {
+            line.push_str(&format!(
+                " blend {} {} {}",
+                q(&param.name),
+                s.param_start[axis],
+                s.param_end[axis]
+            ));
+        }
+    }
+    if s.events.is_empty() {
+        return line + "\n";
+    }
+    let mut out = line + "\n{\n";
+    for e in &s.events {
+        let name = if e.name.is_empty() { e.event.to_string() } else { e.name.clone() };
+        let frame = (e.cycle * (frames - 1) as f32).round();
+        let options = if e.options.is_empty() { String::new() } else { format!(" {}", q(&e.options)) };
+        let _ = writeln!(out, "\t{{ event {name} {frame}{options} }}");
+    }
+    out + "}\n"
+}
+
+/// `studioview qc MODEL`: prints the model's QC lines.
+pub fn run(path: &std::path::Path) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let text = match crate::check::source_load(path) {
+        Some(Ok(loaded)) => source(&loaded.model),
+        Some(Err(error)) => {
+            eprintln!("error {error}");
+            return ExitCode::FAILURE;
+        }
+        None => match studio_model::load(path) {
+            Ok(loaded) => goldsrc(&loaded.model),
+            Err(error) => {
+                eprintln!("error {error}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    print!("{text}");
+    ExitCode::SUCCESS
+}
