@@ -64,6 +64,22 @@ impl SourceDoc {
         doc
     }
 
+    /// Shows `model`, an edited copy of the open one (the same bones, sequences and pose
+    /// parameters), keeping what the user chose.
+    pub fn replace_model(&mut self, model: Arc<SourceModel>) {
+        self.evaluator = SourceEvaluator::shared(model.clone());
+        self.model = model;
+        self.hitbox_set = self.hitbox_set.min(self.model.hitbox_sets.len().saturating_sub(1));
+        self.evaluate();
+    }
+
+    /// The main model's own index of combined sequence `combined` (`None` for a sequence of an
+    /// include model).
+    pub fn local_sequence(&self, combined: usize) -> Option<usize> {
+        let rig = self.evaluator.rig();
+        (0..self.model.sequences.len()).find(|&local| rig.local_sequence(0, local) == Some(combined))
+    }
+
     /// Combined sequences.
     pub fn num_sequences(&self) -> usize {
         self.evaluator.rig().num_sequences()

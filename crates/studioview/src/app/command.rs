@@ -3,6 +3,17 @@
 
 use std::path::PathBuf;
 
+use crate::edit::{Edit, GoldRecord, SourceRecord};
+
+/// An edit of the open model, in its format.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocEdit {
+    /// An edit of a version 10 model.
+    Gold(Edit<GoldRecord>),
+    /// An edit of a Source model.
+    Source(Edit<SourceRecord>),
+}
+
 /// One user action.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -52,4 +63,44 @@ pub enum Command {
     /// The game folders Source materials are looked up in besides the model's own; looks the
     /// open model's materials up again.
     SetGameFolders(Vec<PathBuf>),
+    /// Highlight an attachment (or none).
+    SelectAttachment(Option<usize>),
+    /// Change the open model. With `merge`, a change of the same record as the edit still open
+    /// (a drag in progress) joins it, so the drag undoes as one step.
+    Edit {
+        /// The change.
+        edit: Box<DocEdit>,
+        /// Whether it continues the open edit.
+        merge: bool,
+    },
+    /// Close the open edit (a drag ended).
+    EndEdit,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last edit undone.
+    Redo,
+    /// Save the model over its file.
+    Save,
+    /// Save the model under a new name, and go on editing that file.
+    SaveAs(PathBuf),
+    /// Close the window (asks first when there are unsaved edits).
+    Quit,
+    /// Carry out the command waiting on unsaved edits, throwing them away.
+    DiscardAndContinue,
+    /// Save, then carry out the command waiting on unsaved edits.
+    SaveAndContinue,
+    /// Forget the command waiting on unsaved edits.
+    CancelPending,
+}
+
+impl Command {
+    /// A version 10 edit named `name`, not merged.
+    pub fn edit_gold(name: impl Into<String>, change: crate::edit::Change<GoldRecord>) -> Self {
+        Command::Edit { edit: Box::new(DocEdit::Gold(Edit { name: name.into(), change })), merge: false }
+    }
+
+    /// A Source edit named `name`, not merged.
+    pub fn edit_source(name: impl Into<String>, change: crate::edit::Change<SourceRecord>) -> Self {
+        Command::Edit { edit: Box::new(DocEdit::Source(Edit { name: name.into(), change })), merge: false }
+    }
 }

@@ -2,6 +2,7 @@
 //! every action is a [`command::Command`].
 
 pub mod command;
+pub mod editing;
 pub mod settings;
 pub mod state;
 pub mod ui;
@@ -51,6 +52,13 @@ pub struct StudioApp {
     next_frame: Option<Instant>,
     /// Where the last frame put each panel.
     pub layout: Layout,
+}
+
+impl StudioApp {
+    /// The window's title as last set: the file, with ` •` while edits are unsaved.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
 }
 
 /// When the frame after one that ends at `now` is due, given when this one was due: the beat
@@ -149,6 +157,70 @@ impl StudioApp {
         if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O)) {
             ui::menu::open_dialog(&mut self.state, commands);
         }
+        let shift_command = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
+        if ctx.input_mut(|i| i.consume_key(shift_command, egui::Key::S)) {
+            ui::menu::save_as_dialog(&mut self.state, commands);
+        } else if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::S)) {
+            ui::menu::save(&mut self.state, commands);
+        }
+        // In a text field, Ctrl+Z undoes typing there.
+        if !typing {
+            if ctx.input_mut(|i| {
+                i.consume_key(shift_command, egui::Key::Z)
+                    || i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y)
+            }) {
+                commands.push(Command::Redo);
+            } else if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z)) {
+                commands.push(Command::Undo);
+            }
+        }
+    }
+
+    /// The question asked before unsaved edits would be lost, and the QC lines offered when
+    /// edits cannot be saved in place.
+    fn dialogs(&mut self, ctx: &egui::Context, commands: &mut ui::Commands) {
+        if let Some(pending) = &self.state.pending {
+            let what = match pending {
+                Command::Quit => "closing",
+                Command::Reload => "reloading",
+                _ => "opening another model",
+            };
+            let name = self
+                .state
+                .path()
+                .and_then(|p| p.file_name())
+                .map_or("The demo model".into(), |n| n.to_string_lossy().into_owned());
+            egui::Modal::new(egui::Id::unique("unsaved edits")).show(ctx, |ui| {
+                ui.heading("Unsaved edits");
+                ui.label(format!("{name} has edits that are not saved. Save them before {what}?"));
+                ui.horizontal(|ui| {
+                    if self.state.path().is_some() && ui.button("Save").clicked() {
+                        commands.push(Command::SaveAndContinue);
+                    }
+                    if ui.button("Discard edits").clicked() {
+                        commands.push(Command::DiscardAndContinue);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        commands.push(Command::CancelPending);
+                    }
+                });
+            });
+        }
+        let mut open = self.state.qc_offer.is_some();
+        if let Some(text) = &self.state.qc_offer {
+            egui::Window::new("QC lines for a rebuild").open(&mut open).default_width(520.0).show(ctx, |ui| {
+                ui.label("These edits change the file's layout: rebuild the model with studiomdl from a QC that has these lines.");
+                if ui.button("Copy").clicked() {
+                    ui.ctx().copy_text(text.clone());
+                }
+                egui::ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
+                    ui.add(egui::Label::new(egui::RichText::new(text.as_str()).monospace()).selectable(true));
+                });
+            });
+        }
+        if !open {
+            self.state.qc_offer = None;
+        }
     }
 
     /// The whole window's contents; `render_state` is `None` where there is no GPU (tests).
@@ -242,8 +314,17 @@ impl StudioApp {
             })
             .response
             .rect;
+        // Closing the window with unsaved edits asks first.
+        if ctx.input(|i| i.viewport().close_requested()) && self.state.is_dirty() && !self.state.quit {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.state.pending = Some(Command::Quit);
+        }
+        self.dialogs(&ctx, &mut commands);
         for command in commands {
             self.state.apply(command);
+        }
+        if self.state.quit {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         self.state.evaluate();
         self.layout.viewport = egui::CentralPanel::default()
@@ -261,9 +342,10 @@ impl StudioApp {
                     });
                 });
         }
+        let marker = if self.state.is_dirty() { " •" } else { "" };
         let title = match self.state.path() {
-            Some(path) => format!("studioview — {}", path.display()),
-            None => "studioview — demo model".to_owned(),
+            Some(path) => format!("studioview — {}{marker}", path.display()),
+            None => format!("studioview — demo model{marker}"),
         };
         // Only on change: a viewport command makes eframe paint another frame.
         if self.title != title {

@@ -12,6 +12,7 @@ use studio_render::OrbitCamera;
 
 use super::command::Command;
 use super::settings::Settings;
+use crate::edit::{GoldRecord, History, SourceRecord};
 use crate::source_doc::SourceDoc;
 
 /// Most lines kept in the event log and the message list.
@@ -27,6 +28,21 @@ pub struct Loaded {
     pub companions: Vec<PathBuf>,
     /// Its pose evaluator (tables built as sequences are played).
     pub evaluator: PoseEvaluator,
+    /// Its edits.
+    pub history: History<GoldRecord>,
+}
+
+impl Loaded {
+    /// `model`, read from `path` with `companions`, with no edits yet.
+    pub fn new(model: Arc<Model>, path: Option<PathBuf>, companions: Vec<PathBuf>) -> Self {
+        Self {
+            evaluator: PoseEvaluator::new(model.clone()),
+            model,
+            path,
+            companions,
+            history: History::default(),
+        }
+    }
 }
 
 /// An open Source model: the document and its materials.
@@ -41,6 +57,10 @@ pub struct SourceView {
     pub folders: Vec<PathBuf>,
     /// Counts material lookups, so the viewport uploads the model again after one.
     pub generation: u64,
+    /// The model as its file on disk holds it: what edits are written into in place.
+    pub saved: Arc<studio_source::SourceModel>,
+    /// Its edits.
+    pub history: History<SourceRecord>,
 }
 
 impl SourceView {
@@ -121,6 +141,23 @@ pub struct AppState {
     pub messages: Vec<(Level, String)>,
     /// Events that fired, newest last.
     pub event_log: Vec<String>,
+    /// Highlighted attachment.
+    pub selected_attachment: Option<usize>,
+    /// A command that would throw away unsaved edits, waiting for the user to save, discard
+    /// or cancel.
+    pub pending: Option<Command>,
+    /// The window should close now (the user quit, with nothing unsaved or after discarding).
+    pub quit: bool,
+    /// QC lines offered for edits that cannot be saved in place (Source layout changes).
+    pub qc_offer: Option<String>,
+    /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
+    pub backed_up: Vec<PathBuf>,
+    /// Counts loads, so the viewport knows a different model from an edited one.
+    pub(crate) load_id: u64,
+    /// Counts edits that change what the viewport uploads (texture flags).
+    pub(crate) scene_generation: u64,
+    /// Set while a command runs that the user chose to run despite unsaved edits.
+    pub(super) discarding: bool,
     /// Whether the pose must be evaluated again.
     dirty: bool,
     /// Counts pose evaluations, so the viewport can tell when to draw again.
@@ -152,6 +189,14 @@ impl AppState {
             settings,
             messages: Vec::new(),
             event_log: Vec::new(),
+            selected_attachment: None,
+            pending: None,
+            quit: false,
+            qc_offer: None,
+            backed_up: Vec::new(),
+            load_id: 0,
+            scene_generation: 0,
+            discarding: false,
             dirty: true,
             revision: 0,
         };
@@ -162,15 +207,7 @@ impl AppState {
     /// The bundled demo model, ready to show.
     pub fn demo(settings: Settings) -> Self {
         let model = Arc::new(crate::demo::demo_model().unwrap_or_else(|_| Model::new(Default::default())));
-        Self::new(
-            Loaded {
-                evaluator: PoseEvaluator::new(model.clone()),
-                model,
-                path: None,
-                companions: Vec::new(),
-            },
-            settings,
-        )
+        Self::new(Loaded::new(model, None, Vec::new()), settings)
     }
 
     /// The model.
@@ -203,8 +240,8 @@ impl AppState {
     /// another is opened or its materials are looked up again.
     pub fn scene_identity(&self) -> (usize, u64) {
         match &self.source {
-            Some(view) => (Arc::as_ptr(&view.doc.model) as usize, view.generation),
-            None => (Arc::as_ptr(&self.loaded.model) as usize, 0),
+            Some(view) => (self.load_id as usize, view.generation + self.scene_generation),
+            None => (self.load_id as usize, self.scene_generation),
         }
     }
 
@@ -264,6 +301,10 @@ impl AppState {
     }
 
     fn reset_common(&mut self) {
+        self.load_id += 1;
+        self.selected_attachment = None;
+        self.pending = None;
+        self.qc_offer = None;
         self.frame = 0.0;
         self.loops = 0.0;
         self.body = 0;
@@ -320,8 +361,16 @@ impl AppState {
             self.messages.push((Level::Warning, warning.to_string()));
         }
         let looping = doc.looping();
-        let mut view =
-            SourceView { doc, materials: Vec::new(), found: Vec::new(), folders: Vec::new(), generation: 0 };
+        let saved = doc.model.clone();
+        let mut view = SourceView {
+            doc,
+            materials: Vec::new(),
+            found: Vec::new(),
+            folders: Vec::new(),
+            generation: 0,
+            saved,
+            history: History::default(),
+        };
         for note in view.resolve(&self.settings.game_folders) {
             self.say(Level::Warning, note);
         }
@@ -344,13 +393,7 @@ impl AppState {
         }
         match studio_model::load(&path) {
             Ok(loaded) => {
-                let model = Arc::new(loaded.model);
-                self.loaded = Loaded {
-                    evaluator: PoseEvaluator::new(model.clone()),
-                    model,
-                    path: Some(path.clone()),
-                    companions: loaded.companions,
-                };
+                self.loaded = Loaded::new(Arc::new(loaded.model), Some(path.clone()), loaded.companions);
                 self.settings.remember(path.clone());
                 self.say(Level::Info, format!("opened {}", path.display()));
                 self.reset_for_model();
@@ -461,6 +504,13 @@ impl AppState {
 
     /// Carries out a command.
     pub fn apply(&mut self, command: Command) {
+        if !self.discarding && self.discards_edits(&command) {
+            self.pending = Some(command);
+            return;
+        }
+        if self.apply_editing(&command) {
+            return;
+        }
         if self.apply_source(&command) {
             return;
         }
@@ -470,8 +520,13 @@ impl AppState {
             Command::OpenDemo => {
                 let settings = std::mem::take(&mut self.settings);
                 let messages = std::mem::take(&mut self.messages);
+                let backed_up = std::mem::take(&mut self.backed_up);
+                let load_id = self.load_id;
                 *self = Self::demo(settings);
                 self.messages = messages;
+                self.backed_up = backed_up;
+                // Another model for the viewport, whatever the new state counted.
+                self.load_id = load_id + 1;
             }
             Command::Reload => match self.path().map(std::path::Path::to_path_buf) {
                 Some(path) => self.open(path),
@@ -534,6 +589,8 @@ impl AppState {
             | Command::SelectHitboxSet(_)
             | Command::SetLod(_) => {}
             Command::SetGameFolders(folders) => self.settings.game_folders = folders,
+            // Carried out by `apply_editing` above.
+            _ => {}
         }
         self.evaluate();
     }

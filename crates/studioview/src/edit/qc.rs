@@ -119,7 +119,7 @@ fn q(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "'"))
 }
 
-fn bone_name<'a>(names: &'a [String], bone: usize) -> &'a str {
+fn bone_name(names: &[String], bone: usize) -> &str {
     names.get(bone).map_or("", String::as_str)
 }
 

@@ -89,7 +89,8 @@ pub fn save_goldsrc(
 /// Saves a Source model's edits to `path`: `original` (read from `from`, whose bytes its
 /// `data.mdl` holds) with the fields `edited` changed. Under a new name, the `.vvd`, `.vtx`
 /// and `.ani` companions in `companions` are copied beside it with the new name. Returns the
-/// bytes written.
+/// bytes written and the companions beside it (the copies, or `companions` when saved over the
+/// file it was read from).
 pub fn save_source(
     original: &SourceModel,
     edited: &SourceModel,
@@ -97,8 +98,9 @@ pub fn save_source(
     companions: &[PathBuf],
     path: &Path,
     backup: bool,
-) -> Result<Vec<u8>, SaveError> {
+) -> Result<(Vec<u8>, Vec<PathBuf>), SaveError> {
     let bytes = studio_source::write_in_place(&original.data.mdl, original, edited)?;
+    let mut copies = Vec::new();
     put(path, &bytes, backup)?;
     let old_stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_ascii_lowercase();
     let new_stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
@@ -118,7 +120,10 @@ pub fn save_source(
             let data = std::fs::read(companion)
                 .map_err(|source| SaveError::Io { path: companion.clone(), source })?;
             put(&target, &data, backup)?;
+            copies.push(target);
         }
+    } else {
+        copies = companions.to_vec();
     }
-    Ok(bytes)
+    Ok((bytes, copies))
 }

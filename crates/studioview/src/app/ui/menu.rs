@@ -1,4 +1,5 @@
-//! The menu bar: File (open, demo, reload, recent files, screenshot) and View.
+//! The menu bar: File (open, demo, reload, recent files, save, export, screenshot, quit), Edit
+//! (undo, redo, QC lines) and View.
 
 use super::Commands;
 use crate::app::command::Command;
@@ -49,6 +50,56 @@ pub fn export_dialog(state: &mut AppState, commands: &mut Commands) {
     }
 }
 
+/// Shows File ▸ Save As's dialog, or says why there is none.
+pub fn save_as_dialog(state: &mut AppState, commands: &mut Commands) {
+    if !dialog_available() {
+        state.say(Level::Error, "no file dialog is available here (no desktop portal and no zenity)");
+        return;
+    }
+    let name = crate::app::editing::save_as_name(state);
+    let mut dialog =
+        rfd::FileDialog::new().add_filter("Studio model", &["mdl"]).set_file_name(name.to_string_lossy());
+    if let Some(dir) = state.path().and_then(std::path::Path::parent) {
+        dialog = dialog.set_directory(dir);
+    }
+    if let Some(path) = dialog.save_file() {
+        commands.push(Command::SaveAs(path));
+    }
+}
+
+/// File ▸ Save: over the open file, or Save As for the demo model.
+pub fn save(state: &mut AppState, commands: &mut Commands) {
+    if state.path().is_some() {
+        commands.push(Command::Save);
+    } else {
+        save_as_dialog(state, commands);
+    }
+}
+
+/// The Edit menu: undo and redo with the edit's name, and QC lines to copy.
+fn edit_menu(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let (undo, redo) = state.undo_redo_names();
+    let undo_label = undo.map_or("Undo".to_owned(), |n| format!("Undo {n}"));
+    if ui.add_enabled(undo.is_some(), egui::Button::new(undo_label).shortcut_text("Ctrl+Z")).clicked() {
+        commands.push(Command::Undo);
+        ui.close();
+    }
+    let redo_label = redo.map_or("Redo".to_owned(), |n| format!("Redo {n}"));
+    if ui.add_enabled(redo.is_some(), egui::Button::new(redo_label).shortcut_text("Ctrl+Shift+Z")).clicked() {
+        commands.push(Command::Redo);
+        ui.close();
+    }
+    ui.separator();
+    if ui.button("Copy QC of the model").clicked() {
+        let text = match state.source.as_deref() {
+            Some(view) => crate::edit::qc::source(&view.doc.model),
+            None => crate::edit::qc::goldsrc(state.model()),
+        };
+        ui.ctx().copy_text(text);
+        ui.close();
+    }
+}
+
 /// The menu bar.
 pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands, screenshot: &mut bool) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -77,6 +128,16 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 }
             });
             ui.separator();
+            let marker = if state.is_dirty() { " •" } else { "" };
+            if ui.add(egui::Button::new(format!("Save{marker}")).shortcut_text("Ctrl+S")).clicked() {
+                save(state, commands);
+                ui.close();
+            }
+            if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
+                save_as_dialog(state, commands);
+                ui.close();
+            }
+            ui.separator();
             if ui.button("Export glTF…").clicked() {
                 export_dialog(state, commands);
                 ui.close();
@@ -85,7 +146,13 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 *screenshot = true;
                 ui.close();
             }
+            ui.separator();
+            if ui.button("Quit").clicked() {
+                commands.push(Command::Quit);
+                ui.close();
+            }
         });
+        ui.menu_button("Edit", |ui| edit_menu(ui, state, commands));
         ui.menu_button("View", |ui| {
             if ui.button("Frame the model (F)").clicked() {
                 commands.push(Command::FrameModel);

@@ -3,8 +3,10 @@
 pub mod controls;
 pub mod display;
 pub mod fit;
+pub mod handles;
 pub mod menu;
 pub mod model_panel;
+pub mod properties;
 pub mod sequences;
 pub mod source_panels;
 pub mod timeline;

@@ -30,6 +30,8 @@ pub enum Tab {
     Attachments,
     /// Texture viewer.
     Textures,
+    /// Eye position and boxes, the shown sequence's settings, texture flags, controllers.
+    Edit,
 }
 
 /// The model panel.
@@ -48,6 +50,7 @@ pub fn model_ui(
             (Tab::Hitboxes, "Hit boxes"),
             (Tab::Attachments, "Attachments"),
             (Tab::Textures, "Textures"),
+            (Tab::Edit, "Edit"),
         ] {
             ui.selectable_value(tab, t, name);
         }
@@ -58,16 +61,9 @@ pub fn model_ui(
         Tab::Info => info_ui(ui, state, &model),
         Tab::Bones => bones_ui(ui, state, &model, None, commands),
         Tab::Hitboxes => hitboxes_ui(ui, state, &model, commands),
-        Tab::Attachments => {
-            for (i, a) in model.attachments.iter().enumerate() {
-                let bone = model.bones.get(a.bone).map_or("?", |b| b.name.as_str());
-                ui.label(format!("{i}  {}  on {bone} at {}", a.name, a.org));
-            }
-            if model.attachments.is_empty() {
-                ui.label("no attachments");
-            }
-        }
+        Tab::Attachments => super::properties::gold_attachments_ui(ui, state, commands),
         Tab::Textures => textures_ui(ui, state, &model, texture, cache),
+        Tab::Edit => super::properties::gold_model_ui(ui, state, commands),
     });
 }
 
@@ -188,6 +184,7 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, commands:
     if model.hitboxes.is_empty() {
         ui.label("no hit boxes");
     }
+    super::properties::gold_hitbox_ui(ui, state, commands);
 }
 
 fn textures_ui(
@@ -201,7 +198,8 @@ fn textures_ui(
         ui.label("no textures");
         return;
     }
-    let identity = std::sync::Arc::as_ptr(state.model()) as usize;
+    // Which model (not which edit of it: texture flags change nothing shown here).
+    let identity = state.scene_identity().0;
     if cache.model != Some(identity) {
         cache.model = Some(identity);
         cache.handles.clear();

@@ -168,6 +168,8 @@ pub enum SourceTab {
     Attachments,
     /// Materials.
     Materials,
+    /// Eye position and boxes, the shown sequence's settings, controllers.
+    Edit,
 }
 
 /// Material previews uploaded to egui, by lookup and material.
@@ -193,6 +195,7 @@ pub fn model_ui(
             (SourceTab::Hitboxes, "Hit boxes"),
             (SourceTab::Attachments, "Attachments"),
             (SourceTab::Materials, "Materials"),
+            (SourceTab::Edit, "Edit"),
         ] {
             ui.selectable_value(tab, t, name);
         }
@@ -212,16 +215,19 @@ pub fn model_ui(
             for (i, a) in model.attachments.iter().enumerate() {
                 let bone = a.bone.and_then(|b| model.bones.get(b)).map_or("(none)", |b| b.name.as_str());
                 let at = view.doc.frame.attachments.get(i).copied().unwrap_or_default();
-                super::fit::label(
-                    ui,
-                    format!("{i}  {}  on {bone}  at {:.2} {:.2} {:.2}", a.name, at.x, at.y, at.z),
-                );
+                let selected = state.selected_attachment == Some(i);
+                let label = format!("{i}  {}  on {bone}  at {:.2} {:.2} {:.2}", a.name, at.x, at.y, at.z);
+                if ui.selectable_label(selected, label).clicked() {
+                    commands.push(Command::SelectAttachment(if selected { None } else { Some(i) }));
+                }
             }
             if model.attachments.is_empty() {
                 ui.label("no attachments");
             }
+            super::properties::source_attachment_ui(ui, state, commands);
         }
         SourceTab::Materials => materials_ui(ui, state, previews, folder, commands),
+        SourceTab::Edit => super::properties::source_model_ui(ui, state, commands),
     });
 }
 
@@ -355,6 +361,7 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             commands.push(Command::SelectHitbox(if selected { None } else { Some(i) }));
         }
     }
+    super::properties::source_hitbox_ui(ui, state, commands);
 }
 
 /// The game folders (the model's own and those added, remembered) and each material: where its

@@ -41,6 +41,8 @@ pub struct Viewport {
     gpu: Option<Gpu>,
     /// Set to save the next frame as a PNG.
     pub screenshot: bool,
+    /// A handle being dragged.
+    drag: Option<super::handles::HandleDrag>,
 }
 
 impl Viewport {
@@ -93,6 +95,7 @@ impl Viewport {
                 egui::FontId::default(),
                 egui::Color32::GRAY,
             );
+            super::handles::handles_ui(ui, rect, state, &mut self.drag);
             return;
         };
         let pixels_per_point = ui.ctx().pixels_per_point();
@@ -155,6 +158,7 @@ impl Viewport {
             );
         }
         labels(ui, rect, state);
+        super::handles::handles_ui(ui, rect, state, &mut self.drag);
     }
 }
 
