@@ -59,6 +59,11 @@ impl StudioApp {
     pub fn title(&self) -> &str {
         &self.title
     }
+
+    /// Where the 3D view lay in the last frame (handles are placed in it).
+    pub fn viewport_rect(&self) -> egui::Rect {
+        self.viewport.rect.unwrap_or(egui::Rect::NOTHING)
+    }
 }
 
 /// When the frame after one that ends at `now` is due, given when this one was due: the beat

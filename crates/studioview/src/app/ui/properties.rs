@@ -31,14 +31,19 @@ fn submit<R: Clone + PartialEq>(
     }
 }
 
-/// Three drag fields for a vector.
+/// Three drag fields for a vector, each named for screen readers and tests as
+/// "`label` x", "`label` y", "`label` z".
 pub fn vec3_ui(ui: &mut egui::Ui, label: &str, value: &mut Vec3, salt: &str) -> egui::Response {
     ui.push_id(salt, |ui| {
         ui.horizontal(|ui| {
-            ui.label(label);
-            let x = ui.add(egui::DragValue::new(&mut value.x).speed(0.1).max_decimals(4));
-            let y = ui.add(egui::DragValue::new(&mut value.y).speed(0.1).max_decimals(4));
-            let z = ui.add(egui::DragValue::new(&mut value.z).speed(0.1).max_decimals(4));
+            let row = ui.label(label).id;
+            let field = |ui: &mut egui::Ui, name: &str, v: &mut f32| {
+                let axis = ui.weak(name).id;
+                ui.add(egui::DragValue::new(v).speed(0.1).max_decimals(4)).labelled_by(row).labelled_by(axis)
+            };
+            let x = field(ui, "x", &mut value.x);
+            let y = field(ui, "y", &mut value.y);
+            let z = field(ui, "z", &mut value.z);
             x | y | z
         })
         .inner

@@ -43,6 +43,8 @@ pub struct Viewport {
     pub screenshot: bool,
     /// A handle being dragged.
     drag: Option<super::handles::HandleDrag>,
+    /// Where the viewport was last laid out (`None` before its first frame).
+    pub rect: Option<egui::Rect>,
 }
 
 impl Viewport {
@@ -84,6 +86,7 @@ impl Viewport {
     ) {
         let size = ui.available_size().max(egui::vec2(16.0, 16.0));
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+        self.rect = Some(rect);
         camera_input(ui, &response, state);
 
         let Some(render_state) = render_state else {
