@@ -38,7 +38,13 @@ fn put(path: &Path, bytes: &[u8], backup: bool) -> Result<(), SaveError> {
     if backup && path.is_file() {
         let mut bak = path.as_os_str().to_owned();
         bak.push(".bak");
-        std::fs::copy(path, PathBuf::from(&bak)).map_err(io(Path::new(&bak)))?;
+        let bak = PathBuf::from(bak);
+        // An older backup (read-only, perhaps, copied from a read-only original) gives way.
+        match std::fs::remove_file(&bak) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&bak)(e)),
+            _ => {}
+        }
+        std::fs::copy(path, &bak).map_err(io(&bak))?;
     }
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".saving");

@@ -164,6 +164,8 @@ fn bones_ui(
 }
 
 fn hitboxes_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, commands: &mut Commands) {
+    // The selected box's fields first, where they can be seen without scrolling the list.
+    super::properties::gold_hitbox_ui(ui, state, commands);
     for (i, hitbox) in model.hitboxes.iter().enumerate() {
         let bone = model.bones.get(hitbox.bone).map_or("?", |b| b.name.as_str());
         let group = hit_group_name(hitbox.group).unwrap_or("other");
@@ -184,7 +186,6 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, commands:
     if model.hitboxes.is_empty() {
         ui.label("no hit boxes");
     }
-    super::properties::gold_hitbox_ui(ui, state, commands);
 }
 
 fn textures_ui(

@@ -84,7 +84,6 @@ pub fn copy_button(ui: &mut egui::Ui, label: &str, text: impl FnOnce() -> String
 pub fn gold_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
     let model = state.model().clone();
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
-    ui.separator();
     if let Some(i) = state.selected_hitbox
         && let Some(h) = model.hitboxes.get(i)
     {
@@ -140,6 +139,7 @@ pub fn gold_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
             commands.push(Command::SelectHitbox(Some(at)));
         }
     }
+    ui.separator();
 }
 
 /// The version 10 attachments: a list to select from and the selected one's fields.
@@ -390,7 +390,6 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
     let set = view.doc.hitbox_set;
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
     let bone_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    ui.separator();
     if let Some(i) = state.selected_hitbox
         && let Some(h) = model.hitbox_sets.get(set).and_then(|s| s.hitboxes.get(i))
     {
@@ -439,6 +438,7 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
     } else {
         ui.weak("select a hit box to edit it; drag its handles in the viewport");
     }
+    ui.separator();
 }
 
 /// The selected Source attachment's fields.

@@ -346,6 +346,8 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             }
         });
     let Some(set) = model.hitbox_sets.get(current) else { return };
+    // The selected box's fields first, where they can be seen without scrolling the list.
+    super::properties::source_hitbox_ui(ui, state, commands);
     for (i, hitbox) in set.hitboxes.iter().enumerate() {
         let bone = model.bones.get(hitbox.bone).map_or("?", |b| b.name.as_str());
         let size = hitbox.bbmax - hitbox.bbmin;
@@ -361,7 +363,6 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
             commands.push(Command::SelectHitbox(if selected { None } else { Some(i) }));
         }
     }
-    super::properties::source_hitbox_ui(ui, state, commands);
 }
 
 /// The game folders (the model's own and those added, remembered) and each material: where its

@@ -98,6 +98,18 @@ pub fn log_ui(ui: &mut egui::Ui, state: &AppState) {
                 };
                 super::fit::colored_label(ui, text.as_str(), Some(colour));
             }
+            // A new message scrolls into view (sticking to the bottom alone misses the first
+            // message that overflows the list).
+            let seen = ui.scope_id().with("messages seen");
+            let count = state.messages.len();
+            let before = ui.ctx().data_mut(|d| {
+                let before = d.get_temp::<usize>(seen);
+                d.insert_temp(seen, count);
+                before
+            });
+            if before != Some(count) {
+                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+            }
         });
     });
 }
