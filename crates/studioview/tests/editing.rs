@@ -215,6 +215,14 @@ fn every_editable_field_of_ns_models_round_trips() {
         state.apply(Command::Open(path.clone()));
         let original = state.model().as_ref().clone();
         check_round_trip(&mut state, &original, &path);
+        // The saved file passes `studioview check`.
+        let check = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .arg("check")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+        assert!(String::from_utf8_lossy(&check.stdout).contains("1 ok"));
         // The first save over the file kept the original beside it.
         let bak = std::fs::read(dir.join(format!("{name}.mdl.bak"))).unwrap();
         assert_eq!(bak, original_bytes, "{name}.mdl.bak is the file as opened");

@@ -34,16 +34,27 @@ fn submit<R: Clone + PartialEq>(
 /// Three drag fields for a vector, each named for screen readers and tests as
 /// "`label` x", "`label` y", "`label` z".
 pub fn vec3_ui(ui: &mut egui::Ui, label: &str, value: &mut Vec3, salt: &str) -> egui::Response {
+    vec3_named(ui, label, ["x", "y", "z"], value, salt)
+}
+
+/// Three drag fields named `names`.
+fn vec3_named(
+    ui: &mut egui::Ui,
+    label: &str,
+    names: [&str; 3],
+    value: &mut Vec3,
+    salt: &str,
+) -> egui::Response {
     ui.push_id(salt, |ui| {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let row = ui.label(label).id;
             let field = |ui: &mut egui::Ui, name: &str, v: &mut f32| {
                 let axis = ui.weak(name).id;
                 ui.add(egui::DragValue::new(v).speed(0.1).max_decimals(4)).labelled_by(row).labelled_by(axis)
             };
-            let x = field(ui, "x", &mut value.x);
-            let y = field(ui, "y", &mut value.y);
-            let z = field(ui, "z", &mut value.z);
+            let x = field(ui, names[0], &mut value.x);
+            let y = field(ui, names[1], &mut value.y);
+            let z = field(ui, names[2], &mut value.z);
             x | y | z
         })
         .inner
@@ -167,7 +178,8 @@ pub fn gold_attachments_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut C
             ui.label("bone");
             bone_ui(ui, &names, &mut after.bone, "attachment bone");
             ui.label("name");
-            ui.text_edit_singleline(&mut after.name)
+            // `mstudioattachment_t` keeps 32 bytes for it.
+            ui.add(egui::TextEdit::singleline(&mut after.name).char_limit(31))
         });
         response.inner |= vec3_ui(ui, "position", &mut after.org, "org");
         submit(
@@ -224,7 +236,7 @@ fn events_ui<E: Clone>(
                     Some(all) => all | r,
                     None => r,
                 });
-                if ui.small_button("✖").on_hover_text("remove this event").clicked() {
+                if ui.small_button("Remove").clicked() {
                     remove = Some(j);
                 }
             });
@@ -289,7 +301,8 @@ pub fn gold_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Command
             |ui, e| {
                 let f = ui.add(egui::DragValue::new(&mut e.frame).range(0..=100_000));
                 let n = ui.add(egui::DragValue::new(&mut e.event));
-                f | n | ui.add(egui::TextEdit::singleline(&mut e.options).desired_width(120.0))
+                // `mstudioevent_t` keeps 64 bytes for the options.
+                f | n | ui.add(egui::TextEdit::singleline(&mut e.options).desired_width(120.0).char_limit(63))
             },
             || studio_model::Event { frame: 0, event: 1000, kind: 0, options: String::new() },
         );
@@ -477,7 +490,7 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
         ui.text_edit_singleline(&mut after.name)
     });
     response.inner |= vec3_ui(ui, "position", &mut position, "position");
-    response.inner |= vec3_ui(ui, "pitch yaw roll", &mut angles, "angles");
+    response.inner |= vec3_named(ui, "rotation", ["pitch", "yaw", "roll"], &mut angles, "angles");
     for (row, value) in position.to_array().into_iter().enumerate() {
         after.local[row][3] = value;
     }
@@ -548,8 +561,15 @@ pub fn source_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comma
                     &mut s.events,
                     |ui, e| {
                         let c = ui.add(egui::DragValue::new(&mut e.cycle).speed(0.01).range(0.0..=1.0));
-                        let n = ui.add(egui::DragValue::new(&mut e.event));
-                        c | n | ui.add(egui::TextEdit::singleline(&mut e.options).desired_width(120.0))
+                        // A named event (AE_…) is known by its name; its number is 0.
+                        let n = if e.name.is_empty() {
+                            ui.add(egui::DragValue::new(&mut e.event))
+                        } else {
+                            ui.weak(e.name.as_str())
+                        };
+                        let options =
+                            egui::TextEdit::singleline(&mut e.options).desired_width(120.0).char_limit(63);
+                        c | n | ui.add(options)
                     },
                     || studio_source::Event {
                         cycle: 0.0,
