@@ -1,12 +1,14 @@
 //! Feeds arbitrary bytes to the Source reader as a model set: three little-endian u32 lengths
 //! cut the rest into a `.mdl`, a `.vvd` and a `.vtx`, and what is left is the `.ani`; the
-//! `.mdl` is also given as its own include model. Any panic, hang or runaway allocation is a bug.
+//! `.mdl` is also given as its own include model. A model that reads is edited (a hit box and
+//! an attachment added and renamed, events dropped) and written back with `write_edits`, and
+//! what that writes must read. Any panic, hang or runaway allocation is a bug.
 //! `corpus/source_mdl/` can be seeded with the shared fixtures in this layout (README.md).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use studio_source::{SourceFiles, parse_set};
+use studio_source::{SourceFiles, parse_mdl, parse_set, write_edits};
 
 fuzz_target!(|data: &[u8]| {
     let Some((lengths, rest)) = data.split_first_chunk::<12>() else { return };
@@ -34,6 +36,22 @@ fuzz_target!(|data: &[u8]| {
             for v in &vertices.vertices {
                 assert!(v.bones[..usize::from(v.num_bones)].iter().all(|&b| usize::from(b) < model.bones.len()));
             }
+        }
+        let mut edited = model.clone();
+        if let Some(set) = edited.hitbox_sets.first_mut() {
+            let copy = set.hitboxes.first().cloned();
+            set.hitboxes.extend(copy);
+            set.name.push('2');
+        }
+        if let Some(a) = edited.attachments.first().cloned() {
+            edited.attachments.push(studio_source::Attachment { name: "added".into(), ..a });
+        }
+        if let Some(s) = edited.sequences.first_mut() {
+            s.activity_name.push('X');
+            s.events.clear();
+        }
+        if let Ok(out) = write_edits(mdl, &model, &edited) {
+            parse_mdl(&out).expect("an edited file reads back");
         }
     }
 });

@@ -192,17 +192,25 @@ impl<'a> Reader<'a> {
     }
 
     /// The NUL-terminated string at `offset`, decoded as [`name`] does; at most `limit` bytes
-    /// are looked at (a longer string is cut there), and they are charged to the budget.
+    /// are looked at (a longer string is cut there). The string and its NUL are charged to the
+    /// budget, not the bytes after it: a name far from the file's end costs what it is long.
     pub fn string(&self, offset: u64, limit: u64) -> Result<String> {
         let available = self.len().saturating_sub(offset);
         if available == 0 {
             return Err(ReadError { offset, fault: Fault::Truncated { needed: 1, available } });
         }
-        let bytes = self.slice(offset, available.min(limit))?;
-        if !bytes.contains(&0) && bytes.len() as u64 == available {
-            return Err(ReadError { offset, fault: Fault::Unterminated });
-        }
-        Ok(name(bytes))
+        let window = available.min(limit);
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let end = usize::try_from(window).ok().and_then(|w| start.checked_add(w)).unwrap_or(usize::MAX);
+        let Some(candidate) = self.bytes.get(start..end) else {
+            return Err(ReadError { offset, fault: Fault::Truncated { needed: window, available } });
+        };
+        let length = match candidate.iter().position(|&b| b == 0) {
+            Some(nul) => nul as u64 + 1,
+            None if window == available => return Err(ReadError { offset, fault: Fault::Unterminated }),
+            None => window,
+        };
+        Ok(name(self.slice(offset, length)?))
     }
 }
 
@@ -339,5 +347,18 @@ mod tests {
         assert_eq!(reader.relative(100, "x", -40).unwrap(), 60);
         assert!(matches!(reader.relative(10, "x", -40).unwrap_err().fault, Fault::Negative { .. }));
         assert_eq!(name(&[b'a', 0xE9, 0]), "aé");
+    }
+
+    #[test]
+    fn a_name_costs_its_length_not_the_bytes_after_it() {
+        // A short name followed by a long stretch: reading it many times stays in budget.
+        let mut bytes = b"eyes\0".to_vec();
+        bytes.resize(1 << 20, 7);
+        let reader = Reader::new(&bytes);
+        let budget = reader.budget.get();
+        for _ in 0..1000 {
+            assert_eq!(reader.string(0, 4096).unwrap(), "eyes");
+        }
+        assert_eq!(budget - reader.budget.get(), 1000 * 5);
     }
 }

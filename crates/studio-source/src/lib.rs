@@ -28,7 +28,6 @@ mod header;
 mod hitbox;
 mod ik;
 mod ik_rule;
-mod in_place;
 mod include;
 mod loader;
 mod material;
@@ -41,6 +40,7 @@ mod set;
 mod transition;
 mod vtx;
 mod vvd;
+mod write_edits;
 
 pub use anim_data::{
     BoneRecord, Chain, Channel, STUDIO_ANIM_ANIMPOS, STUDIO_ANIM_ANIMROT, STUDIO_ANIM_DELTA,
@@ -62,7 +62,6 @@ pub use header::{HEADER_FLAG_NAMES, Header, MAX_VERSION, MIN_VERSION};
 pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
 pub use ik_rule::{IkRule, LocalHierarchy};
-pub use in_place::{InPlaceError, write_in_place};
 pub use include::{AnimBlock, IncludeModel};
 pub use loader::{LoadedSource, SourceLoadError, load, load_read};
 pub use material::{Skins, Texture};
@@ -73,3 +72,4 @@ pub use set::{SourceFiles, missing, parse_set, uses_ani};
 pub use transition::Transitions;
 pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
 pub use vvd::{Vertex, VertexData, parse_vvd};
+pub use write_edits::{EditWriteError, write_edits};

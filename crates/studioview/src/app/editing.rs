@@ -216,7 +216,7 @@ impl AppState {
                 self.say(Level::Info, format!("saved {} ({files} file(s))", path.display()));
                 true
             }
-            Err(save::SaveError::InPlace(studio_source::InPlaceError::NeedsRebuild(what))) => {
+            Err(save::SaveError::Source(studio_source::EditWriteError::NeedsRebuild(what))) => {
                 self.qc_offer = self.source.as_deref().map(|v| crate::edit::qc::source(&v.doc.model));
                 self.say(
                     Level::Error,

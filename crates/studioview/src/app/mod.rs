@@ -182,7 +182,7 @@ impl StudioApp {
     }
 
     /// The question asked before unsaved edits would be lost, and the QC lines offered when
-    /// edits cannot be saved in place.
+    /// edits can only be saved by a QC rebuild.
     fn dialogs(&mut self, ctx: &egui::Context, commands: &mut ui::Commands) {
         if let Some(pending) = &self.state.pending {
             let what = match pending {

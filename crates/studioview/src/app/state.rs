@@ -57,7 +57,7 @@ pub struct SourceView {
     pub folders: Vec<PathBuf>,
     /// Counts material lookups, so the viewport uploads the model again after one.
     pub generation: u64,
-    /// The model as its file on disk holds it: what edits are written into in place.
+    /// The model as its file on disk holds it: what edits are written into.
     pub saved: Arc<studio_source::SourceModel>,
     /// Its edits.
     pub history: History<SourceRecord>,
@@ -148,7 +148,7 @@ pub struct AppState {
     pub pending: Option<Command>,
     /// The window should close now (the user quit, with nothing unsaved or after discarding).
     pub quit: bool,
-    /// QC lines offered for edits that cannot be saved in place (Source layout changes).
+    /// QC lines offered for edits that only a QC rebuild can save (Source).
     pub qc_offer: Option<String>,
     /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
     pub backed_up: Vec<PathBuf>,

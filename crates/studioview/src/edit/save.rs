@@ -1,6 +1,8 @@
 //! Saving an edited model. Version 10: the whole set through the writer (main file, texture
 //! file and sequence group files as the model keeps them). Source: the edited fields written
-//! into the `.mdl` in place, with its companions copied beside it when saved under a new name.
+//! into the `.mdl` (in place, or after its end for tables that changed size: see
+//! [`studio_source::write_edits`]), with its companions copied beside it when saved under a
+//! new name.
 //! Before the first save over a file, each file about to be replaced is kept as `NAME.bak`.
 
 use std::path::{Path, PathBuf};
@@ -23,9 +25,9 @@ pub enum SaveError {
     /// The version 10 writer refused the model.
     #[error(transparent)]
     Write(#[from] studio_model::WriteError),
-    /// The Source edits cannot be written in place.
+    /// The Source edits cannot be written into the file.
     #[error(transparent)]
-    InPlace(#[from] studio_source::InPlaceError),
+    Source(#[from] studio_source::EditWriteError),
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it; with `backup`, an existing
@@ -105,7 +107,7 @@ pub fn save_source(
     path: &Path,
     backup: bool,
 ) -> Result<(Vec<u8>, Vec<PathBuf>), SaveError> {
-    let bytes = studio_source::write_in_place(&original.data.mdl, original, edited)?;
+    let bytes = studio_source::write_edits(&original.data.mdl, original, edited)?;
     let mut copies = Vec::new();
     put(path, &bytes, backup)?;
     let old_stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_ascii_lowercase();

@@ -451,7 +451,52 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
     } else {
         ui.weak("select a hit box to edit it; drag its handles in the viewport");
     }
+    let count = model.hitbox_sets.get(set).map(|s| s.hitboxes.len());
+    if let Some(at) = count
+        && !model.bones.is_empty()
+        && ui
+            .button("Add a hit box")
+            .on_hover_text("on the selected bone (or the first), 8 units wide")
+            .clicked()
+    {
+        let bone = state.selected_bone.filter(|&b| b < model.bones.len()).unwrap_or(0);
+        let h = studio_source::Hitbox {
+            bone,
+            group: 0,
+            bbmin: Vec3::splat(-4.0),
+            bbmax: Vec3::splat(4.0),
+            name: String::new(),
+        };
+        let edit = Edit {
+            name: format!("Add hit box {at}"),
+            change: Change::Insert(SourceRecord::Hitbox(set, at, h)),
+        };
+        commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+        commands.push(Command::SelectHitbox(Some(at)));
+    }
     ui.separator();
+}
+
+/// Adds an attachment named `attachmentN` on the selected bone (or the first), at its origin.
+fn add_source_attachment(ui: &mut egui::Ui, state: &AppState, model: &SourceModel, commands: &mut Commands) {
+    if model.bones.is_empty() || !ui.button("Add an attachment").clicked() {
+        return;
+    }
+    let at = model.attachments.len();
+    let bone = state.selected_bone.filter(|&b| b < model.bones.len()).unwrap_or(0);
+    let identity = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]];
+    let a = studio_source::Attachment {
+        name: format!("attachment{at}"),
+        flags: 0,
+        bone: Some(bone),
+        local: identity,
+    };
+    let edit = Edit {
+        name: format!("Add attachment {at}"),
+        change: Change::Insert(SourceRecord::Attachment(at, a)),
+    };
+    commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+    commands.push(Command::SelectAttachment(Some(at)));
 }
 
 /// The selected Source attachment's fields.
@@ -461,11 +506,11 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
     let bone_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     ui.separator();
-    let Some(i) = state.selected_attachment else {
+    let Some((i, a)) = state.selected_attachment.and_then(|i| Some((i, model.attachments.get(i)?))) else {
         ui.weak("select an attachment to edit it; drag it in the viewport");
+        add_source_attachment(ui, state, model, commands);
         return;
     };
-    let Some(a) = model.attachments.get(i) else { return };
     ui.strong(format!("Attachment {i}"));
     let before = SourceRecord::Attachment(i, a.clone());
     let mut after = a.clone();
@@ -511,7 +556,16 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
         SourceRecord::Attachment(i, after),
         source,
     );
-    copy_button(ui, "Copy QC", || qc::source_attachment(&bone_names, a));
+    ui.horizontal(|ui| {
+        if ui.button("Remove").clicked() {
+            let edit =
+                Edit { name: format!("Remove attachment {i}"), change: Change::Remove(before.clone()) };
+            commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+            commands.push(Command::SelectAttachment(None));
+        }
+        copy_button(ui, "Copy QC", || qc::source_attachment(&bone_names, a));
+    });
+    add_source_attachment(ui, state, model, commands);
 }
 
 /// Source model settings: eye position and boxes, the shown sequence (the main model's own),
