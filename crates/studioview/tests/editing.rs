@@ -366,3 +366,36 @@ fn a_source_fixture_edit_is_saved_in_place_reread_and_reposed() {
     assert_eq!(reread.hitbox_sets[0].hitboxes[count], added);
     assert!(!state.is_dirty());
 }
+
+#[test]
+fn the_viewport_uploads_the_model_again_only_for_edits_that_change_what_it_holds() {
+    let mut state = AppState::demo(Settings::default());
+    let scene = state.scene_identity();
+    let h = state.model().hitboxes[0].clone();
+    let mut moved = h.clone();
+    moved.bbmax.x += 1.0;
+    let set = |before: &studio_model::Hitbox, after: &studio_model::Hitbox| {
+        Command::edit_gold(
+            "box",
+            Change::Set {
+                before: GoldRecord::Hitbox(0, before.clone()),
+                after: GoldRecord::Hitbox(0, after.clone()),
+            },
+        )
+    };
+    state.apply(set(&h, &moved));
+    assert_eq!(
+        state.scene_identity(),
+        scene,
+        "a moved box needs no upload (its corners come with each pose)"
+    );
+    let mut regrouped = moved.clone();
+    regrouped.group = (moved.group + 1) % 8;
+    state.apply(set(&moved, &regrouped));
+    let after_group = state.scene_identity();
+    assert_ne!(after_group, scene, "a box's group (its colour) went up with the model");
+    let count = state.model().hitboxes.len();
+    state.apply(Command::edit_gold("add", Change::Insert(GoldRecord::Hitbox(count, h))));
+    assert_ne!(state.scene_identity(), after_group, "the overlay's space for boxes went up with the model");
+    assert_eq!(state.pose.hitboxes.len(), count + 1);
+}

@@ -8,7 +8,7 @@ use studio_pose::PoseEvaluator;
 
 use super::command::{Command, DocEdit};
 use super::state::{AppState, Level};
-use crate::edit::{Change, Edit, GoldRecord, Records, save};
+use crate::edit::{Change, Edit, GoldRecord, Records, SourceRecord, save};
 
 impl AppState {
     /// Whether the open model has edits not saved.
@@ -137,7 +137,17 @@ impl AppState {
         if !model.apply(change) {
             return false;
         }
-        if let Change::Set { after: GoldRecord::TextureFlags(..), .. } = change {
+        // What the viewport uploaded with the model: texture flags, and each hit box's group and
+        // the number of boxes and attachments (the overlay's space).
+        let upload = match change {
+            Change::Set { after: GoldRecord::TextureFlags(..), .. } => true,
+            Change::Set { before: GoldRecord::Hitbox(_, a), after: GoldRecord::Hitbox(_, b) } => {
+                a.group != b.group
+            }
+            Change::Set { .. } => false,
+            Change::Insert(_) | Change::Remove(_) => true,
+        };
+        if upload {
             self.scene_generation += 1;
         }
         let model = Arc::new(model);
@@ -157,13 +167,24 @@ impl AppState {
     }
 
     /// Applies a change to the Source model.
-    fn change_source(&mut self, change: &Change<crate::edit::SourceRecord>) -> bool {
+    fn change_source(&mut self, change: &Change<SourceRecord>) -> bool {
         let Some(view) = self.source.as_deref_mut() else { return false };
         let mut model = (*view.doc.model).clone();
         if !model.apply(change) {
             return false;
         }
         view.doc.replace_model(Arc::new(model));
+        // The hit boxes' groups and the number of boxes and attachments went up with the model.
+        let upload = match change {
+            Change::Set { before: SourceRecord::Hitbox(_, _, a), after: SourceRecord::Hitbox(_, _, b) } => {
+                a.group != b.group
+            }
+            Change::Set { .. } => false,
+            Change::Insert(_) | Change::Remove(_) => true,
+        };
+        if upload {
+            self.scene_generation += 1;
+        }
         let hitboxes = view.doc.model.hitbox_sets.get(view.doc.hitbox_set).map_or(0, |s| s.hitboxes.len());
         self.selected_hitbox = self.selected_hitbox.filter(|&h| h < hitboxes);
         self.selected_attachment = self.selected_attachment.filter(|&a| a < view.doc.model.attachments.len());
