@@ -340,6 +340,13 @@ mod tests {
     }
 
     #[test]
+    fn ctrl_snaps_to_half_units() {
+        assert_eq!(snap(1.26, true), 1.5);
+        assert_eq!(snap(-0.74, true), -0.5);
+        assert_eq!(snap(1.26, false), 1.26);
+    }
+
+    #[test]
     fn corners_take_min_or_max_by_bit() {
         let (min, max) = (Vec3::new(-1.0, -2.0, -3.0), Vec3::new(1.0, 2.0, 3.0));
         assert_eq!(local_point(Handle::Corner(0), min, max), min);
