@@ -3,6 +3,7 @@
 //! not decoded here.
 
 use glam::Vec3;
+use studio_bytes::Table;
 
 use crate::anim_data::{Chain, read_chain, section_frames};
 use crate::bone::{BONE_HAS_SAVEFRAME_POS, BONE_HAS_SAVEFRAME_ROT, Bone};
@@ -122,6 +123,19 @@ pub struct Movement {
     pub position: Vec3,
 }
 
+/// The header's table of `mstudioanimdesc_t`, checked to lie in the file.
+pub(crate) fn table<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a, RawAnimDesc>> {
+    file.table(
+        Record::Animation,
+        None,
+        0,
+        "numlocalanim",
+        raw.numlocalanim,
+        "localanimindex",
+        raw.localanimindex,
+    )
+}
+
 pub(crate) fn parse(
     file: &FileData<'_>,
     raw: &RawHeader,
@@ -131,15 +145,7 @@ pub(crate) fn parse(
 ) -> Result<Vec<Animation>> {
     let num_bones = bones.len();
     let counts = &ik_rule::Counts { bones: num_bones, chains: num_chains };
-    let table = file.table::<RawAnimDesc>(
-        Record::Animation,
-        None,
-        0,
-        "numlocalanim",
-        raw.numlocalanim,
-        "localanimindex",
-        raw.localanimindex,
-    )?;
+    let table = table(file, raw)?;
     let mut out = Vec::with_capacity(table.len());
     for (i, at, a) in table.iter() {
         let index = Some(i);

@@ -1,5 +1,7 @@
 //! Attachments (source-bones.md, "Attachments").
 
+use studio_bytes::Table;
+
 use crate::error::{Record, Result};
 use crate::raw::{RawAttachment, RawHeader};
 use crate::reader::{FileData, reference};
@@ -20,8 +22,9 @@ pub struct Attachment {
     pub local: [[f32; 4]; 3],
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<Attachment>> {
-    let table = file.table::<RawAttachment>(
+/// The header's table of `mstudioattachment_t`, checked to lie in the file.
+pub(crate) fn table<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a, RawAttachment>> {
+    file.table(
         Record::Attachment,
         None,
         0,
@@ -29,7 +32,11 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> R
         raw.numlocalattachments,
         "localattachmentindex",
         raw.localattachmentindex,
-    )?;
+    )
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<Attachment>> {
+    let table = table(file, raw)?;
     let mut out = Vec::with_capacity(table.len());
     for (i, at, a) in table.iter() {
         out.push(Attachment {

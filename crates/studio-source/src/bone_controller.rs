@@ -1,5 +1,7 @@
 //! Bone controllers (source-bones.md, "Bone controllers").
 
+use studio_bytes::Table;
+
 use crate::error::{Record, Result};
 use crate::raw::{RawBoneController, RawHeader};
 use crate::reader::FileData;
@@ -21,8 +23,9 @@ pub struct BoneController {
     pub input: i32,
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BoneController>> {
-    let table = file.table::<RawBoneController>(
+/// The header's table of `mstudiobonecontroller_t`, checked to lie in the file.
+pub(crate) fn table<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a, RawBoneController>> {
+    file.table(
         Record::BoneController,
         None,
         0,
@@ -30,7 +33,11 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BoneCont
         raw.numbonecontrollers,
         "bonecontrollerindex",
         raw.bonecontrollerindex,
-    )?;
+    )
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BoneController>> {
+    let table = table(file, raw)?;
     Ok(table
         .iter()
         .map(|(_, _, c)| BoneController {

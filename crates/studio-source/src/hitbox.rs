@@ -1,6 +1,7 @@
 //! Hit box sets and their boxes (source-bones.md, "Hit boxes").
 
 use glam::Vec3;
+use studio_bytes::Table;
 
 use crate::error::{Record, Result};
 use crate::raw::{RawHeader, RawHitbox, RawHitboxSet};
@@ -30,8 +31,9 @@ pub struct Hitbox {
     pub name: String,
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<HitboxSet>> {
-    let sets = file.table::<RawHitboxSet>(
+/// The header's table of `mstudiohitboxset_t`, checked to lie in the file.
+pub(crate) fn sets<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a, RawHitboxSet>> {
+    file.table(
         Record::HitboxSet,
         None,
         0,
@@ -39,18 +41,32 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> R
         raw.numhitboxsets,
         "hitboxsetindex",
         raw.hitboxsetindex,
-    )?;
+    )
+}
+
+/// Set `s`'s (at `set_at`) table of `mstudiobbox_t`, checked to lie in the file.
+pub(crate) fn boxes<'a>(
+    file: &FileData<'a>,
+    s: usize,
+    set_at: u64,
+    set: &RawHitboxSet,
+) -> Result<Table<'a, RawHitbox>> {
+    file.table(
+        Record::HitboxSet,
+        Some(s),
+        set_at,
+        "numhitboxes",
+        set.numhitboxes,
+        "hitboxindex",
+        set.hitboxindex,
+    )
+}
+
+pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<HitboxSet>> {
+    let sets = sets(file, raw)?;
     let mut out = Vec::with_capacity(sets.len());
     for (s, set_at, set) in sets.iter() {
-        let boxes = file.table::<RawHitbox>(
-            Record::HitboxSet,
-            Some(s),
-            set_at,
-            "numhitboxes",
-            set.numhitboxes,
-            "hitboxindex",
-            set.hitboxindex,
-        )?;
+        let boxes = boxes(file, s, set_at, &set)?;
         let mut hitboxes = Vec::with_capacity(boxes.len());
         for (i, at, b) in boxes.iter() {
             let place = (Record::Hitbox, Some(i), at);

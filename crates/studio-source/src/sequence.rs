@@ -3,6 +3,7 @@
 //! weight list, activity and its modifiers, key values and transition nodes.
 
 use glam::Vec3;
+use studio_bytes::Table;
 
 use crate::error::{Problem, Record, Result};
 use crate::ik::{IkLock, locks};
@@ -113,16 +114,23 @@ pub(crate) struct Counts {
     pub ik_chains: usize,
 }
 
+/// The header's table of `mstudioseqdesc_t`, checked to lie in the file.
+pub(crate) fn table<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a, RawSeqDesc>> {
+    file.table(Record::Sequence, None, 0, "numlocalseq", raw.numlocalseq, "localseqindex", raw.localseqindex)
+}
+
+/// Sequence `i`'s (at `at`) table of `mstudioevent_t`, checked to lie in the file.
+pub(crate) fn events<'a>(
+    file: &FileData<'a>,
+    i: usize,
+    at: u64,
+    s: &RawSeqDesc,
+) -> Result<Table<'a, RawEvent>> {
+    file.table(Record::Event, Some(i), at, "numevents", s.numevents, "eventindex", s.eventindex)
+}
+
 pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, counts: &Counts) -> Result<Vec<Sequence>> {
-    let table = file.table::<RawSeqDesc>(
-        Record::Sequence,
-        None,
-        0,
-        "numlocalseq",
-        raw.numlocalseq,
-        "localseqindex",
-        raw.localseqindex,
-    )?;
+    let table = table(file, raw)?;
     let mut out = Vec::with_capacity(table.len());
     for (i, at, s) in table.iter() {
         out.push(sequence(file, i, at, &s, counts)?);
@@ -192,15 +200,7 @@ fn sequence(file: &FileData<'_>, i: usize, at: u64, s: &RawSeqDesc, counts: &Cou
         .map(|(_, _, w)| w)
         .collect()
     };
-    let events = file.table::<RawEvent>(
-        Record::Event,
-        index,
-        at,
-        "numevents",
-        s.numevents,
-        "eventindex",
-        s.eventindex,
-    )?;
+    let events = events(file, i, at, s)?;
     let mut event_list = Vec::with_capacity(events.len());
     for (e, event_at, event) in events.iter() {
         event_list.push(Event {

@@ -24,7 +24,7 @@ use std::mem::offset_of;
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::error::{FileRole, Record};
+use crate::error::FileRole;
 use crate::model::SourceModel;
 use crate::raw::*;
 use crate::reader::FileData;
@@ -57,16 +57,18 @@ type Result<T> = std::result::Result<T, EditWriteError>;
 pub fn write_edits(bytes: &[u8], original: &SourceModel, edited: &SourceModel) -> Result<Vec<u8>> {
     let file = FileData::new(bytes, FileRole::Mdl);
     let (raw, raw2, _) = crate::header::parse(&file)?;
-    let mut out = Out { bytes: bytes.to_vec(), end: bytes.len() };
-    header(&mut out, original, edited);
-    controllers(&file, &raw, &mut out, original, edited)?;
-    hitboxes(&file, &raw, &mut out, original, edited)?;
-    attachments(&file, &raw, &mut out, original, edited)?;
+    let out = Out { bytes: bytes.to_vec(), end: bytes.len() };
+    let mut edit = Edit { file, raw, out, original, edited };
+    header(&mut edit.out, original, edited);
+    controllers(&mut edit)?;
+    hitboxes(&mut edit)?;
+    attachments(&mut edit)?;
     if let Some(raw2) = raw2 {
-        illumination_attachment(&raw, &raw2, &mut out, original, edited)?;
+        illumination_attachment(&raw, &raw2, &mut edit.out, original, edited)?;
     }
-    sequences(&file, &raw, &mut out, original, edited)?;
-    animations(&file, &raw, &mut out, original, edited)?;
+    sequences(&mut edit)?;
+    animations(&mut edit)?;
+    let mut out = edit.out;
     if out.bytes.len() != out.end {
         let length = i32::try_from(out.bytes.len()).map_err(|_| EditWriteError::TooLarge)?;
         out.put(offset_of!(RawHeader, length) as u64, &length);
@@ -94,6 +96,16 @@ fn check(before: &[u8], written: &[u8], edited: &SourceModel) -> Result<()> {
     if text(&reread) == text(edited) { Ok(()) } else { Err(EditWriteError::Overlapping) }
 }
 
+/// What the writers of each table work from: the original file (read again), its header,
+/// the copy being written, and the model before and after the edits.
+struct Edit<'a> {
+    file: FileData<'a>,
+    raw: RawHeader,
+    out: Out,
+    original: &'a SourceModel,
+    edited: &'a SourceModel,
+}
+
 /// The copy being written.
 struct Out {
     bytes: Vec<u8>,
@@ -116,6 +128,15 @@ impl Out {
         if bytemuck::bytes_of(old) != bytemuck::bytes_of(new) {
             self.put(base + field as u64, new);
         }
+    }
+
+    /// Points the record at `base` at a table of `count` records at `table_at`: its count field
+    /// and its offset field (from the record), at `fields` within it.
+    fn point_at(&mut self, base: u64, fields: (usize, usize), count: usize, table_at: u64) -> Result<()> {
+        let count = i32::try_from(count).map_err(|_| EditWriteError::TooLarge)?;
+        self.put(base + fields.0 as u64, &count);
+        self.put(base + fields.1 as u64, &relative(table_at, base)?);
+        Ok(())
     }
 
     /// Appends `data` after the end, aligned to 4 bytes; returns where it starts.
@@ -194,23 +215,10 @@ fn header(out: &mut Out, original: &SourceModel, edited: &SourceModel) {
     out.field(0, offset_of!(RawHeader, view_bbmax), &o.view_box.1.to_array(), &e.view_box.1.to_array());
 }
 
-fn controllers(
-    file: &FileData<'_>,
-    raw: &RawHeader,
-    out: &mut Out,
-    original: &SourceModel,
-    edited: &SourceModel,
-) -> Result<()> {
+fn controllers(edit: &mut Edit<'_>) -> Result<()> {
+    let Edit { file, raw, out, original, edited } = edit;
     same_count("bone controllers", original.bone_controllers.len(), edited.bone_controllers.len())?;
-    let table = file.table::<RawBoneController>(
-        Record::BoneController,
-        None,
-        0,
-        "numbonecontrollers",
-        raw.numbonecontrollers,
-        "bonecontrollerindex",
-        raw.bonecontrollerindex,
-    )?;
+    let table = crate::bone_controller::table(file, raw)?;
     for ((_, at, _), (o, e)) in
         table.iter().zip(original.bone_controllers.iter().zip(&edited.bone_controllers))
     {
@@ -224,37 +232,16 @@ fn controllers(
     Ok(())
 }
 
-fn hitboxes(
-    file: &FileData<'_>,
-    raw: &RawHeader,
-    out: &mut Out,
-    original: &SourceModel,
-    edited: &SourceModel,
-) -> Result<()> {
+fn hitboxes(edit: &mut Edit<'_>) -> Result<()> {
+    let Edit { file, raw, out, original, edited } = edit;
     same_count("hit box sets", original.hitbox_sets.len(), edited.hitbox_sets.len())?;
-    let sets = file.table::<RawHitboxSet>(
-        Record::HitboxSet,
-        None,
-        0,
-        "numhitboxsets",
-        raw.numhitboxsets,
-        "hitboxsetindex",
-        raw.hitboxsetindex,
-    )?;
+    let sets = crate::hitbox::sets(file, raw)?;
     for ((s, set_at, set), (o, e)) in sets.iter().zip(original.hitbox_sets.iter().zip(&edited.hitbox_sets)) {
         if o.name != e.name {
             let name = out.name(&e.name, set_at)?;
             out.put(set_at + offset_of!(RawHitboxSet, sznameindex) as u64, &name);
         }
-        let boxes = file.table::<RawHitbox>(
-            Record::Hitbox,
-            Some(s),
-            set_at,
-            "numhitboxes",
-            set.numhitboxes,
-            "hitboxindex",
-            set.hitboxindex,
-        )?;
+        let boxes = crate::hitbox::boxes(file, s, set_at, &set)?;
         let old: Vec<(u64, RawHitbox)> = boxes.iter().map(|(_, at, b)| (at, b)).collect();
         let renamed = o.hitboxes.iter().zip(&e.hitboxes).any(|(a, b)| a.name != b.name);
         if o.hitboxes.len() == e.hitboxes.len() && !renamed {
@@ -279,29 +266,15 @@ fn hitboxes(
             record.szhitboxnameindex = out.name(&h.name, at)?;
             out.put(at, &record);
         }
-        let count = i32::try_from(e.hitboxes.len()).map_err(|_| EditWriteError::TooLarge)?;
-        out.put(set_at + offset_of!(RawHitboxSet, numhitboxes) as u64, &count);
-        out.put(set_at + offset_of!(RawHitboxSet, hitboxindex) as u64, &relative(table_at, set_at)?);
+        let fields = (offset_of!(RawHitboxSet, numhitboxes), offset_of!(RawHitboxSet, hitboxindex));
+        out.point_at(set_at, fields, e.hitboxes.len(), table_at)?;
     }
     Ok(())
 }
 
-fn attachments(
-    file: &FileData<'_>,
-    raw: &RawHeader,
-    out: &mut Out,
-    original: &SourceModel,
-    edited: &SourceModel,
-) -> Result<()> {
-    let table = file.table::<RawAttachment>(
-        Record::Attachment,
-        None,
-        0,
-        "numlocalattachments",
-        raw.numlocalattachments,
-        "localattachmentindex",
-        raw.localattachmentindex,
-    )?;
+fn attachments(edit: &mut Edit<'_>) -> Result<()> {
+    let Edit { file, raw, out, original, edited } = edit;
+    let table = crate::attachment::table(file, raw)?;
     let old: Vec<(u64, RawAttachment)> = table.iter().map(|(_, at, a)| (at, a)).collect();
     let (o, e) = (&original.attachments, &edited.attachments);
     let renamed = o.iter().zip(e).any(|(a, b)| a.name != b.name);
@@ -362,23 +335,10 @@ fn illumination_attachment(
     Ok(())
 }
 
-fn sequences(
-    file: &FileData<'_>,
-    raw: &RawHeader,
-    out: &mut Out,
-    original: &SourceModel,
-    edited: &SourceModel,
-) -> Result<()> {
+fn sequences(edit: &mut Edit<'_>) -> Result<()> {
+    let Edit { file, raw, out, original, edited } = edit;
     same_count("sequences", original.sequences.len(), edited.sequences.len())?;
-    let table = file.table::<RawSeqDesc>(
-        Record::Sequence,
-        None,
-        0,
-        "numlocalseq",
-        raw.numlocalseq,
-        "localseqindex",
-        raw.localseqindex,
-    )?;
+    let table = crate::sequence::table(file, raw)?;
     for ((i, at, seq), (o, e)) in table.iter().zip(original.sequences.iter().zip(&edited.sequences)) {
         if o.label != e.label {
             let name = out.name(&e.label, at)?;
@@ -390,15 +350,7 @@ fn sequences(
         }
         out.field(at, offset_of!(RawSeqDesc, flags), &o.flags, &e.flags);
         out.field(at, offset_of!(RawSeqDesc, actweight), &o.activity_weight, &e.activity_weight);
-        let events = file.table::<RawEvent>(
-            Record::Event,
-            Some(i),
-            at,
-            "numevents",
-            seq.numevents,
-            "eventindex",
-            seq.eventindex,
-        )?;
+        let events = crate::sequence::events(file, i, at, &seq)?;
         let old: Vec<(u64, RawEvent)> = events.iter().map(|(_, at, e)| (at, e)).collect();
         let too_long = |j: usize| {
             EditWriteError::NeedsRebuild(format!("event {j}'s options (sequence {i}), over 63 bytes,"))
@@ -429,30 +381,16 @@ fn sequences(
             record.szeventindex = out.name(&event.name, event_at)?;
             out.put(event_at, &record);
         }
-        let count = i32::try_from(e.events.len()).map_err(|_| EditWriteError::TooLarge)?;
-        out.put(at + offset_of!(RawSeqDesc, numevents) as u64, &count);
-        out.put(at + offset_of!(RawSeqDesc, eventindex) as u64, &relative(table_at, at)?);
+        let fields = (offset_of!(RawSeqDesc, numevents), offset_of!(RawSeqDesc, eventindex));
+        out.point_at(at, fields, e.events.len(), table_at)?;
     }
     Ok(())
 }
 
-fn animations(
-    file: &FileData<'_>,
-    raw: &RawHeader,
-    out: &mut Out,
-    original: &SourceModel,
-    edited: &SourceModel,
-) -> Result<()> {
+fn animations(edit: &mut Edit<'_>) -> Result<()> {
+    let Edit { file, raw, out, original, edited } = edit;
     same_count("animations", original.animations.len(), edited.animations.len())?;
-    let table = file.table::<RawAnimDesc>(
-        Record::Animation,
-        None,
-        0,
-        "numlocalanim",
-        raw.numlocalanim,
-        "localanimindex",
-        raw.localanimindex,
-    )?;
+    let table = crate::animation::table(file, raw)?;
     for ((_, at, _), (o, e)) in table.iter().zip(original.animations.iter().zip(&edited.animations)) {
         out.field(at, offset_of!(RawAnimDesc, fps), &o.fps, &e.fps);
     }

@@ -6,7 +6,7 @@
 
 #![forbid(unsafe_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `../shared` beside the repository, if it is there. Under CI (`CI` set) its absence fails the
 /// test instead, so CI can never pass by skipping.
@@ -149,4 +149,13 @@ pub fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, fields: (usize, usize)) {
             }
         }
     }
+}
+
+/// An empty folder `name` under `root` (a test's `env!("CARGO_TARGET_TMPDIR")`), made afresh:
+/// whatever an earlier run left there is removed.
+pub fn scratch(root: &str, name: &str) -> PathBuf {
+    let dir = Path::new(root).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
 }

@@ -2,36 +2,19 @@
 //! viewport's bone matrices are checked instead of its pixels).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
+mod common;
+
+use common::drop_file;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use studioview::app::StudioApp;
 use studioview::app::settings::Settings;
 
-/// A file dropped onto the window.
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
-}
-
 fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
         .build_ui_state(|ui, app: &mut StudioApp| app.show(ui, None), app)
-}
-
-fn drop_file(h: &mut Harness<'_, StudioApp>, path: PathBuf) {
-    h.input_mut().dropped_files.push(Arc::new(Dropped(path)));
-    h.run_steps(2);
 }
 
 /// The slider whose label contains `text`.

@@ -25,10 +25,7 @@ fn no_adapter_outside_ci() -> bool {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 #[test]

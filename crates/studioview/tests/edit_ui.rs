@@ -2,9 +2,11 @@
 //! viewport, typing an attachment's position, undo and redo from keys and the Edit menu, saving
 //! as a new file and opening it again, and the question asked before unsaved edits are lost.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 
+mod common;
+
+use common::drop_file;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -44,23 +46,7 @@ fn menu(h: &Harness<'_, StudioApp>, name: &str) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-#[derive(Debug)]
-struct Dropped(PathBuf);
-
-impl egui::DroppedFile for Dropped {
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 #[test]
@@ -157,8 +143,7 @@ fn an_attachment_typed_by_number_is_undone_from_the_menu_and_saved_as_a_new_file
     assert!(h.state().title().contains("edited.mdl") && !h.state().title().ends_with(" •"));
     h.state_mut().state.apply(Command::OpenDemo);
     h.run_steps(1);
-    h.input_mut().dropped_files.push(Arc::new(Dropped(path.clone())));
-    h.run_steps(2);
+    drop_file(&mut h, path.clone());
     assert_eq!(h.state().state.path(), Some(path.as_path()));
     assert_eq!(h.state().state.model().attachments[0].org.x, 12.25);
 }

@@ -16,10 +16,7 @@ use studioview::edit::goldsrc::{GoldRecord, ModelBoxes};
 use studioview::edit::{Change, Records, SourceRecord};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 /// An edit of every editable field of a version 10 model, as (name, change, changes poses).

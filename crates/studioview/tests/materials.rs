@@ -2,7 +2,7 @@
 //! disk, the other in a `.vpk` archive; both draw their texels, and without the archive its
 //! material draws the checkerboard and its note names the paths tried.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use studio_material::write::{VpkFile, vpk, vtf};
 use studio_render::source::{SourceFrame, render_model};
@@ -12,10 +12,7 @@ use studio_render::{
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 /// A 4×4 RGB888 texture of one colour with its mips.

@@ -123,6 +123,35 @@ fn bone_name(names: &[String], bone: usize) -> &str {
     names.get(bone).map_or("", String::as_str)
 }
 
+/// `$modelname`, `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull).
+fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
+    let _ = writeln!(out, "$modelname {}", q(name));
+    let _ = writeln!(out, "$eyeposition {}", v(eye));
+    let _ = writeln!(out, "$bbox {} {}", v(view.0), v(view.1));
+    let _ = writeln!(out, "$cbox {} {}\n", v(hull.0), v(hull.1));
+}
+
+/// The `$controller` line of controller `i`, which reads `input` (0–3, above that the mouth),
+/// with its rest value in a comment (studiomdl has no option for it).
+fn controller_line(
+    out: &mut String,
+    i: usize,
+    input: i32,
+    bone: &str,
+    kind: i32,
+    range: (f32, f32),
+    rest: i32,
+) {
+    let index = if input > 3 { "mouth".to_owned() } else { input.to_string() };
+    let (start, end) = range;
+    let _ = writeln!(
+        out,
+        "$controller {index} {} {} {start} {end} // controller {i}, rest {rest}",
+        q(bone),
+        motion(kind)
+    );
+}
+
 /// The `$hbox` line of a version 10 hit box.
 pub fn goldsrc_hbox(model: &Model, h: &studio_model::Hitbox) -> String {
     let bone = model.bones.get(h.bone).map_or("", |b| b.name.as_str());
@@ -139,11 +168,7 @@ pub fn goldsrc_attachment(model: &Model, index: usize, a: &studio_model::Attachm
 pub fn goldsrc(model: &Model) -> String {
     let mut out = String::new();
     let h = &model.header;
-    let _ = writeln!(out, "$modelname {}", q(&h.name));
-    let _ = writeln!(out, "$eyeposition {}", v(h.eye_position));
-    let _ = writeln!(out, "$bbox {} {}", v(h.bbmin), v(h.bbmax));
-    let _ = writeln!(out, "$cbox {} {}", v(h.min), v(h.max));
-    out.push('\n');
+    header_lines(&mut out, &h.name, h.eye_position, (h.bbmin, h.bbmax), (h.min, h.max));
     for part in &model.body_parts {
         let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
         for sub in &part.submodels {
@@ -179,16 +204,7 @@ pub fn goldsrc(model: &Model) -> String {
     out.push('\n');
     for (i, c) in model.bone_controllers.iter().enumerate() {
         let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
-        let index = if c.index > 3 { "mouth".to_owned() } else { c.index.to_string() };
-        let _ = writeln!(
-            out,
-            "$controller {index} {} {} {} {} // controller {i}, rest {}",
-            q(bone),
-            motion(c.kind),
-            c.start,
-            c.end,
-            c.rest
-        );
+        controller_line(&mut out, i, c.index, bone, c.kind, (c.start, c.end), c.rest);
     }
     for h in &model.hitboxes {
         let _ = writeln!(out, "{}", goldsrc_hbox(model, h));
@@ -226,13 +242,19 @@ pub fn goldsrc_sequence(s: &studio_model::Sequence) -> String {
             }
         }
     }
-    if s.events.is_empty() {
+    let events = s.events.iter().map(|e| (e.event.to_string(), e.frame.to_string(), e.options.as_str()));
+    with_events(line, events)
+}
+
+/// A `$sequence` line and, when it has events, its block of `{ event NAME FRAME "OPTIONS" }`.
+fn with_events<'a>(line: String, events: impl ExactSizeIterator<Item = (String, String, &'a str)>) -> String {
+    if events.len() == 0 {
         return line + "\n";
     }
     let mut out = line + "\n{\n";
-    for e in &s.events {
-        let options = if e.options.is_empty() { String::new() } else { format!(" {}", q(&e.options)) };
-        let _ = writeln!(out, "\t{{ event {} {}{options} }}", e.event, e.frame);
+    for (name, frame, options) in events {
+        let options = if options.is_empty() { String::new() } else { format!(" {}", q(options)) };
+        let _ = writeln!(out, "\t{{ event {name} {frame}{options} }}");
     }
     out + "}\n"
 }
@@ -281,11 +303,7 @@ pub fn source(model: &SourceModel) -> String {
     let mut out = String::new();
     let names: Vec<String> = model.bones.iter().map(|b| b.name.clone()).collect();
     let h = &model.header;
-    let _ = writeln!(out, "$modelname {}", q(&h.name));
-    let _ = writeln!(out, "$eyeposition {}", v(h.eye_position));
-    let _ = writeln!(out, "$bbox {} {}", v(h.view_box.0), v(h.view_box.1));
-    let _ = writeln!(out, "$cbox {} {}", v(h.hull.0), v(h.hull.1));
-    out.push('\n');
+    header_lines(&mut out, &h.name, h.eye_position, h.view_box, h.hull);
     for part in &model.body_parts {
         let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
         for sub in &part.models {
@@ -299,16 +317,7 @@ pub fn source(model: &SourceModel) -> String {
     }
     for (i, c) in model.bone_controllers.iter().enumerate() {
         let bone = usize::try_from(c.bone).map_or("", |b| bone_name(&names, b));
-        let index = if c.input > 3 { "mouth".to_owned() } else { c.input.to_string() };
-        let _ = writeln!(
-            out,
-            "$controller {index} {} {} {} {} // controller {i}, rest {}",
-            q(bone),
-            motion(c.kind),
-            c.start,
-            c.end,
-            c.rest
-        );
+        controller_line(&mut out, i, c.input, bone, c.kind, (c.start, c.end), c.rest);
     }
     for set in &model.hitbox_sets {
         let _ = writeln!(out, "$hboxset {}", q(&set.name));
@@ -352,17 +361,11 @@ pub fn source_sequence(model: &SourceModel, s: &studio_source::Sequence) -> Stri
             ));
         }
     }
-    if s.events.is_empty() {
-        return line + "\n";
-    }
-    let mut out = line + "\n{\n";
-    for e in &s.events {
+    let events = s.events.iter().map(|e| {
         let name = if e.name.is_empty() { e.event.to_string() } else { e.name.clone() };
-        let frame = (e.cycle * (frames - 1) as f32).round();
-        let options = if e.options.is_empty() { String::new() } else { format!(" {}", q(&e.options)) };
-        let _ = writeln!(out, "\t{{ event {name} {frame}{options} }}");
-    }
-    out + "}\n"
+        (name, (e.cycle * (frames - 1) as f32).round().to_string(), e.options.as_str())
+    });
+    with_events(line, events)
 }
 
 /// `studioview qc MODEL`: prints the model's QC lines.

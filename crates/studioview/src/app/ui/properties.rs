@@ -62,6 +62,56 @@ fn vec3_named(
     .inner
 }
 
+/// A hit box's bone, group, min and max.
+fn box_fields_ui(
+    ui: &mut egui::Ui,
+    names: &[&str],
+    bone: &mut usize,
+    group: &mut i32,
+    bbmin: &mut Vec3,
+    bbmax: &mut Vec3,
+) -> egui::Response {
+    let mut response = ui
+        .horizontal(|ui| {
+            ui.label("bone");
+            bone_ui(ui, names, bone, "hitbox bone");
+            ui.label("group");
+            ui.add(egui::DragValue::new(group).range(0..=255))
+        })
+        .inner;
+    response |= vec3_ui(ui, "min", bbmin, "bbmin");
+    response | vec3_ui(ui, "max", bbmax, "bbmax")
+}
+
+/// The eye position, hull (`$cbox`) and view box (`$bbox`).
+fn eye_and_boxes_ui(
+    ui: &mut egui::Ui,
+    eye: &mut Vec3,
+    hull: &mut (Vec3, Vec3),
+    view: &mut (Vec3, Vec3),
+) -> egui::Response {
+    ui.strong("Eye position and boxes");
+    let mut r = vec3_ui(ui, "eye", eye, "eye");
+    r |= vec3_ui(ui, "hull min", &mut hull.0, "hull min");
+    r |= vec3_ui(ui, "hull max", &mut hull.1, "hull max");
+    r |= vec3_ui(ui, "view min", &mut view.0, "view min");
+    r | vec3_ui(ui, "view max", &mut view.1, "view max")
+}
+
+/// A sequence's fps and its loop flag (`STUDIO_LOOPING`, 1 in both formats).
+fn fps_and_loop_ui(ui: &mut egui::Ui, fps: &mut f32, flags: &mut i32) -> egui::Response {
+    const LOOPING: i32 = studio_model::STUDIO_LOOPING;
+    ui.horizontal(|ui| {
+        ui.label("fps");
+        let r = ui.add(egui::DragValue::new(fps).speed(0.1).range(0.0..=1000.0));
+        let mut looping = *flags & LOOPING != 0;
+        let l = ui.checkbox(&mut looping, "loop");
+        *flags = (*flags & !LOOPING) | if looping { LOOPING } else { 0 };
+        r | l
+    })
+    .inner
+}
+
 /// A bone picker; true when the choice changed.
 fn bone_ui(ui: &mut egui::Ui, names: &[&str], bone: &mut usize, salt: &str) -> bool {
     let before = *bone;
@@ -101,22 +151,9 @@ pub fn gold_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
         ui.strong(format!("Hit box {i}"));
         let before = GoldRecord::Hitbox(i, h.clone());
         let mut after = h.clone();
-        let mut response = ui.horizontal(|ui| {
-            ui.label("bone");
-            bone_ui(ui, &names, &mut after.bone, "hitbox bone");
-            ui.label("group");
-            ui.add(egui::DragValue::new(&mut after.group).range(0..=255))
-        });
-        response.inner |= vec3_ui(ui, "min", &mut after.bbmin, "bbmin");
-        response.inner |= vec3_ui(ui, "max", &mut after.bbmax, "bbmax");
-        submit(
-            commands,
-            &response.inner,
-            format!("Edit hit box {i}"),
-            &before,
-            GoldRecord::Hitbox(i, after),
-            gold,
-        );
+        let response =
+            box_fields_ui(ui, &names, &mut after.bone, &mut after.group, &mut after.bbmin, &mut after.bbmax);
+        submit(commands, &response, format!("Edit hit box {i}"), &before, GoldRecord::Hitbox(i, after), gold);
         ui.horizontal(|ui| {
             if ui.button("Duplicate").clicked() {
                 let edit = Edit {
@@ -258,14 +295,9 @@ pub fn gold_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Command
     ui.horizontal(|ui| {
         copy_button(ui, "Copy QC of the model", || qc::goldsrc(&model));
     });
-    ui.strong("Eye position and boxes");
     let before = GoldRecord::boxes(&model);
     if let GoldRecord::Boxes(mut b) = before.clone() {
-        let mut r = vec3_ui(ui, "eye", &mut b.eye_position, "eye");
-        r |= vec3_ui(ui, "hull min", &mut b.hull.0, "hull min");
-        r |= vec3_ui(ui, "hull max", &mut b.hull.1, "hull max");
-        r |= vec3_ui(ui, "view min", &mut b.view.0, "view min");
-        r |= vec3_ui(ui, "view max", &mut b.view.1, "view max");
+        let r = eye_and_boxes_ui(ui, &mut b.eye_position, &mut b.hull, &mut b.view);
         submit(commands, &r, "Edit eye position and boxes".into(), &before, GoldRecord::Boxes(b), gold);
     }
     ui.separator();
@@ -274,17 +306,7 @@ pub fn gold_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Command
     {
         let label = model.sequences.get(i).map_or("", |s| s.label.as_str());
         ui.strong(format!("Sequence {i} {label}"));
-        let mut r = ui
-            .horizontal(|ui| {
-                ui.label("fps");
-                let fps = ui.add(egui::DragValue::new(&mut s.fps).speed(0.1).range(0.0..=1000.0));
-                let mut looping = s.flags & studio_model::STUDIO_LOOPING != 0;
-                let l = ui.checkbox(&mut looping, "loop");
-                s.flags = (s.flags & !studio_model::STUDIO_LOOPING)
-                    | if looping { studio_model::STUDIO_LOOPING } else { 0 };
-                fps | l
-            })
-            .inner;
+        let mut r = fps_and_loop_ui(ui, &mut s.fps, &mut s.flags);
         r |= ui
             .horizontal(|ui| {
                 ui.label("activity");
@@ -409,15 +431,9 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         ui.strong(format!("Hit box {i} of set {set}"));
         let before = SourceRecord::Hitbox(set, i, h.clone());
         let mut after = h.clone();
-        let mut response = ui.horizontal(|ui| {
-            ui.label("bone");
-            bone_ui(ui, &names, &mut after.bone, "hitbox bone");
-            ui.label("group");
-            ui.add(egui::DragValue::new(&mut after.group).range(0..=255))
-        });
-        response.inner |= vec3_ui(ui, "min", &mut after.bbmin, "bbmin");
-        response.inner |= vec3_ui(ui, "max", &mut after.bbmax, "bbmax");
-        response.inner |= ui
+        let mut response =
+            box_fields_ui(ui, &names, &mut after.bone, &mut after.group, &mut after.bbmin, &mut after.bbmax);
+        response |= ui
             .horizontal(|ui| {
                 ui.label("name");
                 ui.text_edit_singleline(&mut after.name)
@@ -425,7 +441,7 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
             .inner;
         submit(
             commands,
-            &response.inner,
+            &response,
             format!("Edit hit box {i}"),
             &before,
             SourceRecord::Hitbox(set, i, after),
@@ -574,14 +590,9 @@ pub fn source_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comma
     let Some(view) = state.source.as_deref() else { return };
     let model = view.doc.model.clone();
     copy_button(ui, "Copy QC of the model", || qc::source(&model));
-    ui.strong("Eye position and boxes");
     let before = SourceRecord::boxes(&model);
     if let SourceRecord::Boxes(mut b) = before.clone() {
-        let mut r = vec3_ui(ui, "eye", &mut b.eye_position, "eye");
-        r |= vec3_ui(ui, "hull min", &mut b.hull.0, "hull min");
-        r |= vec3_ui(ui, "hull max", &mut b.hull.1, "hull max");
-        r |= vec3_ui(ui, "view min", &mut b.view.0, "view min");
-        r |= vec3_ui(ui, "view max", &mut b.view.1, "view max");
+        let r = eye_and_boxes_ui(ui, &mut b.eye_position, &mut b.hull, &mut b.view);
         submit(commands, &r, "Edit eye position and boxes".into(), &before, SourceRecord::Boxes(b), source);
     }
     ui.separator();
@@ -590,17 +601,9 @@ pub fn source_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comma
             if let SourceRecord::Sequence(i, mut s) = before.clone() {
                 let label = model.sequences.get(i).map_or("", |s| s.label.as_str());
                 ui.strong(format!("Sequence {i} {label}"));
-                let mut r = ui
-                    .horizontal(|ui| {
-                        ui.label("fps");
-                        let fps = ui.add(egui::DragValue::new(&mut s.fps).speed(0.1).range(0.0..=1000.0));
-                        let mut looping = s.flags & studio_source::STUDIO_LOOPING != 0;
-                        let l = ui.checkbox(&mut looping, "loop");
-                        s.flags = (s.flags & !studio_source::STUDIO_LOOPING)
-                            | if looping { studio_source::STUDIO_LOOPING } else { 0 };
-                        fps | l
-                    })
-                    .inner;
+                // `STUDIO_LOOPING` is the same bit in both formats.
+                const _: () = assert!(studio_source::STUDIO_LOOPING == studio_model::STUDIO_LOOPING);
+                let mut r = fps_and_loop_ui(ui, &mut s.fps, &mut s.flags);
                 r |= ui
                     .horizontal(|ui| {
                         ui.label("activity");
