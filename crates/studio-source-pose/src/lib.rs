@@ -20,4 +20,4 @@ pub use points::{
     skinning_matrices,
 };
 pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices_into};
-pub use rig::{Rig, SeqRef};
+pub use rig::{Rig, STUDIO_AUTOPLAY, SeqRef};

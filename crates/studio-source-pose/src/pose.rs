@@ -181,10 +181,33 @@ fn pose_into(
     let model = ctx.rig.render();
     pose.set_defaults(model);
     accumulate(ctx, scratch, pose, request.sequence, request.cycle, 1.0, 0);
+    if let Some(time) = request.autoplay {
+        autoplay(ctx, scratch, pose, time);
+    }
     if let Some(inputs) = request.controllers {
         controllers(model, &inputs, pose);
     }
     matrices_into(model, pose, out);
+}
+
+/// `CalcAutoplaySequences`: the model's autoplay IK locks recorded, every `STUDIO_AUTOPLAY`
+/// sequence accumulated with weight 1 at the cycle its rate gives the real-time clock `time`
+/// (the fraction of time × cycles per second), then the locks solved.
+fn autoplay(ctx: Ctx<'_, '_>, scratch: &mut Scratch, pose: &mut LocalPose, time: f32) {
+    let rig = ctx.rig;
+    if rig.autoplay().is_empty() {
+        return;
+    }
+    let model = rig.render();
+    let locks = crate::ik_lock::record(model, &model.ik_autoplay_locks, pose, scratch);
+    for &sequence in rig.autoplay() {
+        let Some(seq) = rig.sequence(sequence) else { continue };
+        let cycle = time * crate::playback::cycle_rate(rig, seq, ctx.params);
+        let cycle = if cycle.is_finite() { cycle - cycle.trunc() } else { 0.0 };
+        accumulate(ctx, scratch, pose, sequence, cycle, 1.0, 0);
+    }
+    crate::ik_lock::solve(model, &locks, pose, scratch);
+    scratch.give_locks(locks);
 }
 
 /// A pose request: the sequence, its cycle, and every pose parameter normalised to 0–1.
@@ -199,6 +222,10 @@ pub struct SourceRequest<'a> {
     /// Each controller input (0–3, and 4 the mouth), normalised 0–1; `None` leaves the bone
     /// controllers at the value that means 0, which changes nothing.
     pub controllers: Option<[f32; 5]>,
+    /// The real-time clock in seconds for the `STUDIO_AUTOPLAY` sequences, which then play on
+    /// top of the sequence (`CalcAutoplaySequences`); `None` leaves them out, as the
+    /// references do.
+    pub autoplay: Option<f32>,
 }
 
 /// The bone-to-model transform of every render bone for `request` (a combined sequence and the

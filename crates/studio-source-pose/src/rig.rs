@@ -6,6 +6,8 @@ use studio_source::{Animation, PoseParameter, STUDIO_CYCLEPOSE, Sequence, Source
 
 /// `STUDIO_OVERRIDE`: a placeholder for a sequence of an include model.
 const STUDIO_OVERRIDE: i32 = 0x800;
+/// `STUDIO_AUTOPLAY`: a sequence the engine plays on every pose, on a real-time clock.
+pub const STUDIO_AUTOPLAY: i32 = 0x8;
 
 /// The combined model a pose is computed on.
 #[derive(Debug)]
@@ -29,6 +31,8 @@ pub struct Rig<'a> {
     animations: Vec<Vec<(usize, usize)>>,
     /// Per group, each local sequence's combined index, if its label survived.
     local_sequences: Vec<Vec<Option<usize>>>,
+    /// The combined sequences with `STUDIO_AUTOPLAY` (`GetAutoplayList`).
+    autoplay: Vec<usize>,
 }
 
 /// The render model a rig is built on: borrowed (a pose computed and done with) or shared (an
@@ -187,8 +191,12 @@ impl<'a> Rig<'a> {
                     .collect()
             })
             .collect();
+        let autoplay = (0..sequences.len())
+            .filter(|&i| groups[sequences[i].0].sequences[sequences[i].1].flags & STUDIO_AUTOPLAY != 0)
+            .collect();
         drop(groups);
         Self {
+            autoplay,
             root,
             includes,
             sequences,
@@ -204,6 +212,11 @@ impl<'a> Rig<'a> {
     /// The render model.
     pub fn render(&self) -> &SourceModel {
         self.root.get()
+    }
+
+    /// The combined sequences the engine plays on every pose (`STUDIO_AUTOPLAY`).
+    pub fn autoplay(&self) -> &[usize] {
+        &self.autoplay
     }
 
     /// Sequences of the combined model.

@@ -20,7 +20,10 @@ fn poses_allocate_nothing_once_warm() {
                 }
                 for sequence in 0..rig_sequences {
                     let cycle = (k as f32 * 0.37).fract();
-                    evaluator.evaluate(&SourceRequest { sequence, cycle, params, controllers: None }, out);
+                    evaluator.evaluate(
+                        &SourceRequest { sequence, cycle, params, controllers: None, autoplay: None },
+                        out,
+                    );
                 }
             }
         };

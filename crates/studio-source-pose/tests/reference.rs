@@ -52,6 +52,7 @@ fn compare(file: &str) -> Option<Results> {
             cycle: pose["cycle"].as_f64().unwrap() as f32,
             params: &normalised,
             controllers: None,
+            autoplay: None,
         };
         // The evaluator (tables) and the table-free path give the same pose.
         let bones = evaluate(&rig, &request);
@@ -158,8 +159,10 @@ fn skinning_matrices_are_the_identity_in_the_bind_pose() {
         studio_source::load(&shared.join("fixtures/source/models/fixture/skeleton48.mdl")).unwrap().model;
     let rig = studio_source_pose::Rig::new(&model);
     let params: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
-    let bones =
-        evaluate(&rig, &SourceRequest { sequence: 0, cycle: 0.0, params: &params, controllers: None });
+    let bones = evaluate(
+        &rig,
+        &SourceRequest { sequence: 0, cycle: 0.0, params: &params, controllers: None, autoplay: None },
+    );
     let mut skinning = Vec::new();
     studio_source_pose::skinning_matrices(&model, &bones, &mut skinning);
     for (b, m) in skinning.iter().enumerate() {

@@ -33,6 +33,10 @@ pub struct SourceDoc {
     pub hitbox_set: usize,
     /// The frame: bones, skinning matrices, hit boxes, attachments.
     pub frame: SourceFrame,
+    /// Whether the model's `STUDIO_AUTOPLAY` sequences play on top (as in the game).
+    pub autoplay: bool,
+    /// The clock they play on, in seconds (moved on by playback).
+    pub clock: f32,
     /// Normalised pose parameters, reused.
     normalised: Vec<f32>,
 }
@@ -58,6 +62,8 @@ impl SourceDoc {
             controllers,
             hitbox_set: 0,
             frame: SourceFrame::default(),
+            autoplay: false,
+            clock: 0.0,
             normalised,
         };
         doc.evaluate();
@@ -78,6 +84,11 @@ impl SourceDoc {
     pub fn local_sequence(&self, combined: usize) -> Option<usize> {
         let rig = self.evaluator.rig();
         (0..self.model.sequences.len()).find(|&local| rig.local_sequence(0, local) == Some(combined))
+    }
+
+    /// Whether autoplay sequences play on top (turned on, and the model has some).
+    pub fn autoplay_playing(&self) -> bool {
+        self.autoplay && !self.evaluator.rig().autoplay().is_empty()
     }
 
     /// Combined sequences.
@@ -151,6 +162,10 @@ impl SourceDoc {
         let Some(seq) = self.evaluator.rig().sequence(self.sequence).map(|s| s.seq) else { return };
         let from = self.cycle;
         let next = from + rate * speed * dt;
+        self.clock += speed * dt;
+        if !self.clock.is_finite() || self.clock > 1.0e6 {
+            self.clock = 0.0;
+        }
         let to = if !next.is_finite() {
             from
         } else if looping {
@@ -195,7 +210,9 @@ impl SourceDoc {
         self.normalise();
         let controllers = (!self.model.bone_controllers.is_empty()).then(|| self.controller_inputs());
         let cycle = if self.cycle.is_finite() { self.cycle.clamp(0.0, 1.0) } else { 0.0 };
-        let request = SourceRequest { sequence: self.sequence, cycle, params: &self.normalised, controllers };
+        let autoplay = self.autoplay.then_some(self.clock);
+        let request =
+            SourceRequest { sequence: self.sequence, cycle, params: &self.normalised, controllers, autoplay };
         self.evaluator.evaluate(&request, &mut self.frame.bones);
         let sequence_box = self.sequence(self.sequence).map(|s| (s.bbmin, s.bbmax));
         self.frame.place(&self.model, self.hitbox_set, sequence_box);

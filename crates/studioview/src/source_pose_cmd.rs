@@ -134,6 +134,7 @@ pub fn run_pose(
         cycle: args.cycle.unwrap_or(0.0),
         params: &params,
         controllers: controllers(args),
+        autoplay: None,
     };
     let bones = evaluate(&rig, &request);
     let hitboxes: Vec<Vec<[f32; 3]>> =
@@ -197,6 +198,7 @@ pub fn run_bench(
                 cycle: (k * 0.37).fract() as f32,
                 params: &params,
                 controllers: None,
+                autoplay: None,
             };
             evaluator.evaluate(&request, &mut bones);
             let last = bones.last().map_or(0.0, |m| m.translation.x);

@@ -168,8 +168,13 @@ fn evaluated(path: Option<&Path>) -> Vec<Expected> {
                     .map(|k| {
                         let cycle = if frames > 1 { k as f32 / (frames - 1) as f32 } else { 0.0 };
                         let mut out = Vec::new();
-                        let request =
-                            SourceRequest { sequence: s, cycle, params: &defaults, controllers: None };
+                        let request = SourceRequest {
+                            sequence: s,
+                            cycle,
+                            params: &defaults,
+                            controllers: None,
+                            autoplay: None,
+                        };
                         evaluator.evaluate(&request, &mut out);
                         out
                     })

@@ -37,3 +37,40 @@ fn posing_and_playing_a_source_model_allocates_nothing_once_warm() {
         assert_eq!(doc.frame.skinning.len(), doc.model.bones.len());
     }
 }
+
+/// A fixture whose walk sequence is marked `STUDIO_AUTOPLAY` (written with the editor's own
+/// writer into a scratch copy), open in the viewer's state.
+#[test]
+fn autoplay_sequences_play_on_top_when_turned_on() {
+    use studioview::app::command::Command;
+    use studioview::app::settings::Settings;
+    use studioview::app::state::AppState;
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "autoplay");
+    let from = shared.join("fixtures/source/models/fixture");
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let path = dir.join("anim48.mdl");
+    let bytes = std::fs::read(&path).unwrap();
+    let original = studio_source::parse_mdl(&bytes).unwrap();
+    let mut edited = original.clone();
+    let walk = edited.sequences.iter().position(|s| s.label == "walk").unwrap();
+    edited.sequences[walk].flags |= studio_source_pose::STUDIO_AUTOPLAY;
+    std::fs::write(&path, studio_source::write_edits(&bytes, &original, &edited).unwrap()).unwrap();
+
+    let mut state = AppState::demo(Settings::default());
+    state.apply(Command::Open(path));
+    // The one-frame reference sequence, playing: nothing moves until autoplay is on.
+    state.apply(Command::SelectSequence(0));
+    state.playing = true;
+    assert!(!state.animating());
+    let still = state.source.as_ref().unwrap().doc.frame.bones.clone();
+    state.apply(Command::SetAutoplay(true));
+    assert!(state.animating(), "the autoplay sequence moves the pose");
+    let revision = state.revision();
+    state.advance(0.4);
+    assert!(state.revision() > revision);
+    assert_ne!(state.source.as_ref().unwrap().doc.frame.bones, still);
+}

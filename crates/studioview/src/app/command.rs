@@ -60,6 +60,8 @@ pub enum Command {
     SelectHitboxSet(usize),
     /// Draw level of detail N (Source).
     SetLod(usize),
+    /// Play the model's `STUDIO_AUTOPLAY` sequences on top of the pose (Source).
+    SetAutoplay(bool),
     /// The game folders Source materials are looked up in besides the model's own; looks the
     /// open model's materials up again.
     SetGameFolders(Vec<PathBuf>),

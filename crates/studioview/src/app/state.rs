@@ -490,6 +490,7 @@ impl AppState {
                 return true;
             }
             Command::SetLod(lod) => self.lod = lod.min(studio_render::source::lod_count(&doc.model) - 1),
+            Command::SetAutoplay(on) => doc.autoplay = on,
             Command::SelectBone(bone) => self.selected_bone = bone.filter(|&b| b < doc.model.bones.len()),
             Command::SelectHitbox(hitbox) => {
                 let count = doc.model.hitbox_sets.get(doc.hitbox_set).map_or(0, |s| s.hitboxes.len());
@@ -587,6 +588,7 @@ impl AppState {
             | Command::SetPoseParameter(..)
             | Command::SetSourceController(..)
             | Command::SelectHitboxSet(_)
+            | Command::SetAutoplay(_)
             | Command::SetLod(_) => {}
             Command::SetGameFolders(folders) => self.settings.game_folders = folders,
             // Carried out by `apply_editing` above.
@@ -622,8 +624,9 @@ impl AppState {
             }
             let excess = self.event_log.len().saturating_sub(MAX_LOG);
             self.event_log.drain(..excess);
-            // A one-frame sequence (or a rate of 0) leaves the pose as it was: nothing to draw.
-            if doc.cycle != from {
+            // A one-frame sequence (or a rate of 0) leaves the pose as it was: nothing to draw,
+            // unless autoplay sequences play on top.
+            if doc.cycle != from || doc.autoplay_playing() {
                 self.revision += 1;
             }
             return;
@@ -668,7 +671,7 @@ impl AppState {
             return false;
         }
         match self.source.as_deref_mut() {
-            Some(view) => view.doc.cycle_rate() > 0.0,
+            Some(view) => view.doc.cycle_rate() > 0.0 || view.doc.autoplay_playing(),
             None => self
                 .model()
                 .sequences

@@ -111,6 +111,15 @@ pub fn controls_ui(ui: &mut egui::Ui, view: &SourceView, commands: &mut Commands
             }
         }
     }
+    let autoplay = doc.evaluator.rig().autoplay().len();
+    if autoplay > 0 {
+        let mut on = doc.autoplay;
+        let text = format!("Autoplay sequences ({autoplay})");
+        let hint = "the sequences the game plays on top of every pose, on a clock of their own";
+        if ui.checkbox(&mut on, text).on_hover_text(hint).changed() {
+            commands.push(Command::SetAutoplay(on));
+        }
+    }
     let model = &doc.model;
     if !model.bone_controllers.is_empty() {
         ui.heading("Controllers");
