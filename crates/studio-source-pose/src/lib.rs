@@ -14,6 +14,7 @@ pub mod pose;
 pub mod quaternion;
 pub mod rig;
 pub mod table;
+pub mod transition;
 
 pub use points::{
     affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,
