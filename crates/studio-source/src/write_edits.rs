@@ -15,9 +15,10 @@
 //! old table stays where it was, unreferenced. Everything the reader reads then has the edited
 //! value, and every other byte of the original file is as it was. That covers hit boxes (per
 //! set) and attachments added, removed or renamed, hit box sets renamed, a sequence's activity
-//! renamed, events added, removed or renamed; the second header's illumination attachment
-//! follows its attachment by name. Changing the number of hit box sets, sequences, animations or
-//! bone controllers, or removing the illumination attachment, is refused with
+//! renamed, events added, removed or renamed, the `.ani` file renamed; the second header's
+//! illumination attachment follows its attachment by name. Changing the number of hit box
+//! sets, sequences, animations or bone controllers, or removing the illumination attachment, is
+//! refused with
 //! [`EditWriteError::NeedsRebuild`].
 
 use std::mem::offset_of;
@@ -59,7 +60,7 @@ pub fn write_edits(bytes: &[u8], original: &SourceModel, edited: &SourceModel) -
     let (raw, raw2, _) = crate::header::parse(&file)?;
     let out = Out { bytes: bytes.to_vec(), end: bytes.len() };
     let mut edit = Edit { file, raw, out, original, edited };
-    header(&mut edit.out, original, edited);
+    header(&mut edit.out, original, edited)?;
     controllers(&mut edit)?;
     hitboxes(&mut edit)?;
     attachments(&mut edit)?;
@@ -206,13 +207,20 @@ fn options_field(text: &str, old: &[u8; 64]) -> Option<[u8; 64]> {
     Some(field)
 }
 
-fn header(out: &mut Out, original: &SourceModel, edited: &SourceModel) {
+fn header(out: &mut Out, original: &SourceModel, edited: &SourceModel) -> Result<()> {
     let (o, e) = (&original.header, &edited.header);
+    // The `.ani` file's name (a model saved under a new name names its own copy), from the
+    // file's start.
+    if o.ani_name != e.ani_name {
+        let name = out.name(&e.ani_name, 0)?;
+        out.put(offset_of!(RawHeader, szanimblocknameindex) as u64, &name);
+    }
     out.field(0, offset_of!(RawHeader, eyeposition), &o.eye_position.to_array(), &e.eye_position.to_array());
     out.field(0, offset_of!(RawHeader, hull_min), &o.hull.0.to_array(), &e.hull.0.to_array());
     out.field(0, offset_of!(RawHeader, hull_max), &o.hull.1.to_array(), &e.hull.1.to_array());
     out.field(0, offset_of!(RawHeader, view_bbmin), &o.view_box.0.to_array(), &e.view_box.0.to_array());
     out.field(0, offset_of!(RawHeader, view_bbmax), &o.view_box.1.to_array(), &e.view_box.1.to_array());
+    Ok(())
 }
 
 fn controllers(edit: &mut Edit<'_>) -> Result<()> {

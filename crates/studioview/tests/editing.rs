@@ -396,3 +396,82 @@ fn the_viewport_uploads_the_model_again_only_for_edits_that_change_what_it_holds
     assert_ne!(state.scene_identity(), after_group, "the overlay's space for boxes went up with the model");
     assert_eq!(state.pose.hitboxes.len(), count + 1);
 }
+
+#[test]
+fn save_as_a_new_name_writes_the_texture_and_group_files_under_it() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = scratch("edit-groups");
+    for name in ["groups.mdl", "groupsT.mdl", "groups01.mdl"] {
+        std::fs::copy(shared.join("fixtures").join(name), dir.join(name)).unwrap();
+    }
+    let mut state = AppState::demo(Settings::default());
+    state.apply(Command::Open(dir.join("groups.mdl")));
+    let original = state.model().as_ref().clone();
+    assert_eq!(original.sequence_groups.len(), 2);
+    let h = original.hitboxes[0].clone();
+    let mut grown = h.clone();
+    grown.bbmax.z += 2.0;
+    state.apply(Command::edit_gold(
+        "grow",
+        Change::Set { before: GoldRecord::Hitbox(0, h), after: GoldRecord::Hitbox(0, grown.clone()) },
+    ));
+    let target = dir.join("renamed.mdl");
+    state.apply(Command::SaveAs(target.clone()));
+    assert!(state.last_error().is_none(), "{:?}", state.last_error());
+    for name in ["renamed.mdl", "renamedT.mdl", "renamed01.mdl"] {
+        assert!(dir.join(name).is_file(), "{name} written");
+    }
+    // The main file names its group file after its own new name, so the game finds it.
+    let reread = studio_model::load(&target).unwrap();
+    assert_eq!(reread.model.sequence_groups[1].name, "models/renamed01.mdl");
+    assert_eq!(state.model().sequence_groups[1].name, "models/renamed01.mdl", "the open model follows");
+    assert!(reread.companions.iter().any(|c| c.ends_with("renamed01.mdl")));
+    assert_eq!(reread.model.hitboxes[0], grown);
+    // Every sequence, the one in the group file too, poses as before.
+    assert!(reread.model.sequences.iter().all(|s| s.animation.is_some()));
+    assert_eq!(poses(&Arc::new(reread.model), None), poses(&Arc::new(original), None));
+    // Saving again (now under its own name) keeps the new names.
+    state.apply(Command::Save);
+    assert_eq!(studio_model::load(&target).unwrap().model.sequence_groups[1].name, "models/renamed01.mdl");
+}
+
+#[test]
+fn a_source_model_saved_under_a_new_name_names_its_own_companions() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = scratch("edit-source-rename");
+    let game = dir.join("models/fixture");
+    std::fs::create_dir_all(&game).unwrap();
+    for entry in std::fs::read_dir(shared.join("fixtures/source/models/fixture")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, game.join(path.file_name().unwrap())).unwrap();
+    }
+    let mut state = AppState::demo(Settings::default());
+    state.apply(Command::Open(game.join("anim48.mdl")));
+    let before = state.source.as_ref().unwrap().doc.model.clone();
+    assert!(before.header.ani_name.eq_ignore_ascii_case("models/fixture/anim48.ani"));
+    let target = game.join("renamed.mdl");
+    state.apply(Command::SaveAs(target.clone()));
+    assert!(state.last_error().is_none(), "{:?}", state.last_error());
+    for name in ["renamed.mdl", "renamed.vvd", "renamed.dx90.vtx", "renamed.ani"] {
+        assert!(game.join(name).is_file(), "{name} written");
+    }
+    // The new file names its own `.ani`, and reads its animation from it.
+    std::fs::remove_file(game.join("anim48.ani")).unwrap();
+    let reread = studio_source::load(&target).unwrap();
+    assert_eq!(reread.model.header.ani_name, "models/fixture/renamed.ani");
+    assert!(reread.companions.iter().any(|c| c.ends_with("renamed.ani")), "{:?}", reread.companions);
+    assert!(reread.model.warnings.is_empty(), "{:?}", reread.model.warnings);
+    // Every sequence poses as before.
+    let pose = |model: studio_source::SourceModel| {
+        let mut doc = studioview::source_doc::SourceDoc::new(model, target.clone(), Vec::new());
+        (0..doc.num_sequences())
+            .map(|s| {
+                doc.sequence = s;
+                doc.cycle = 0.4;
+                doc.evaluate();
+                doc.frame.bones.clone()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pose(reread.model), pose((*before).clone()));
+}

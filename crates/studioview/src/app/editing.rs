@@ -208,22 +208,38 @@ impl AppState {
         let result = match self.source.as_deref_mut() {
             Some(view) => {
                 let doc = &mut view.doc;
-                save::save_source(&view.saved, &doc.model, &doc.path, &doc.companions, path, backup).map(
-                    |(bytes, companions)| {
-                        let mut saved = (*doc.model).clone();
-                        saved.data.mdl = Arc::from(bytes);
-                        view.saved = Arc::new(saved);
-                        if doc.path != path {
-                            doc.path = path.to_path_buf();
-                            doc.companions = companions;
-                        }
-                        view.history.mark_saved();
-                        1 + doc.companions.len()
-                    },
-                )
+                let saved =
+                    save::save_source(&view.saved, &doc.model, &doc.path, &doc.companions, path, backup);
+                saved.map(|saved| {
+                    // The model as the file now holds it: the edited one, with the `.ani`
+                    // renamed when saved under a new name.
+                    if let Some(model) = saved.model {
+                        doc.replace_model(Arc::new(model));
+                    }
+                    let mut on_disk = (*doc.model).clone();
+                    on_disk.data.mdl = Arc::from(saved.bytes);
+                    view.saved = Arc::new(on_disk);
+                    doc.path = path.to_path_buf();
+                    doc.companions = saved.companions;
+                    view.history.mark_saved();
+                    1 + doc.companions.len()
+                })
             }
             None => {
-                save::save_goldsrc(&self.loaded.model, path, &self.loaded.companions, backup).map(|written| {
+                let from = self.loaded.path.clone();
+                let saved = save::save_goldsrc(
+                    &self.loaded.model,
+                    path,
+                    &self.loaded.companions,
+                    from.as_deref(),
+                    backup,
+                );
+                saved.map(|(written, renamed)| {
+                    if let Some(renamed) = renamed {
+                        let model = Arc::new(renamed);
+                        self.loaded.evaluator = PoseEvaluator::new(model.clone());
+                        self.loaded.model = model;
+                    }
                     self.loaded.path = Some(path.to_path_buf());
                     self.loaded.companions = written[1..].to_vec();
                     self.loaded.history.mark_saved();

@@ -67,17 +67,40 @@ fn companion_target(main: &Path, name: &str, read: &[PathBuf]) -> PathBuf {
     }
 }
 
+/// The model with its sequence group files' names following the main file's new name: under a
+/// new stem, `models/soldier01.mdl` becomes `models/new01.mdl` (the folder kept), so the game
+/// finds the group files written beside it. Names that do not follow the old stem stay.
+fn renamed_groups(model: &Model, old_stem: &str, new_stem: &str) -> Option<Model> {
+    if old_stem.eq_ignore_ascii_case(new_stem) || model.sequence_groups.len() < 2 {
+        return None;
+    }
+    let mut renamed = model.clone();
+    for (g, group) in renamed.sequence_groups.iter_mut().enumerate().skip(1) {
+        let expected = format!("{old_stem}{g:02}.mdl");
+        let split = group.name.rfind(['/', '\\']).map_or(0, |i| i + 1);
+        if group.name[split..].eq_ignore_ascii_case(&expected) {
+            group.name = format!("{}{new_stem}{g:02}.mdl", &group.name[..split]);
+        }
+    }
+    Some(renamed)
+}
+
 /// Saves a version 10 model to `path` (and its texture and group files beside it). `read`:
-/// the companion files it was read with, whose spelling is kept when saving over them.
-/// Returns the files written.
+/// the companion files it was read with, whose spelling is kept when saving over them; `from`:
+/// the file it was read from: under a new name the group files' names in the main file follow.
+/// Returns the files written, and the model as written when it differs from `model` (its group
+/// names renamed): the caller's model from then on.
 pub fn save_goldsrc(
     model: &Model,
     path: &Path,
     read: &[PathBuf],
+    from: Option<&Path>,
     backup: bool,
-) -> Result<Vec<PathBuf>, SaveError> {
-    let files = studio_model::write(model)?;
+) -> Result<(Vec<PathBuf>, Option<Model>), SaveError> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+    let old_stem = from.and_then(|f| f.file_stem()).and_then(|s| s.to_str()).unwrap_or(stem);
+    let renamed = renamed_groups(model, old_stem, stem);
+    let files = studio_model::write(renamed.as_ref().unwrap_or(model))?;
     let mut written = Vec::new();
     put(path, &files.main, backup)?;
     written.push(path.to_path_buf());
@@ -91,14 +114,62 @@ pub fn save_goldsrc(
         put(&target, group, backup)?;
         written.push(target);
     }
-    Ok(written)
+    Ok((written, renamed))
+}
+
+/// The companions of a Source model read from `from` that are its own (`anim48.vvd`,
+/// `anim48.dx90.vtx`, `anim48.ani`; not include models'), each with the file it is copied to
+/// beside `path`.
+fn own_companions(from: &Path, companions: &[PathBuf], path: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let old_stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_ascii_lowercase();
+    let new_stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let mut out = Vec::new();
+    for companion in companions {
+        let Some(name) = companion.file_name().and_then(|n| n.to_str()) else { continue };
+        let Some(rest) =
+            name.get(old_stem.len()..).filter(|_| name.to_ascii_lowercase().starts_with(&old_stem))
+        else {
+            continue;
+        };
+        if rest.starts_with('.') && !rest.eq_ignore_ascii_case(".mdl") {
+            out.push((companion.clone(), path.with_file_name(format!("{new_stem}{rest}"))));
+        }
+    }
+    out
+}
+
+/// The `.ani` name a model saved as `path` gives its copy `ani`: its path from the game folder
+/// above `path`'s `models/` (as studiomdl writes it), or, outside any game folder, the old name
+/// with only its file name changed.
+fn ani_name(old: &str, ani: &Path, path: &Path) -> String {
+    if let Some(relative) =
+        studio_bytes::files::game_folder(path).and_then(|game| ani.strip_prefix(game).ok())
+    {
+        let parts: Vec<String> =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        return parts.join("/");
+    }
+    let file = ani.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match old.rfind(['/', '\\']) {
+        Some(split) => format!("{}{file}", &old[..=split]),
+        None => file,
+    }
+}
+
+/// What saving a Source model wrote.
+pub struct SourceSaved {
+    /// The `.mdl`'s bytes.
+    pub bytes: Vec<u8>,
+    /// The companions beside it: the copies, or those read when saved over the file read.
+    pub companions: Vec<PathBuf>,
+    /// The model as written, when it differs from the edited one (its `.ani` renamed).
+    pub model: Option<SourceModel>,
 }
 
 /// Saves a Source model's edits to `path`: `original` (read from `from`, whose bytes its
-/// `data.mdl` holds) with the fields `edited` changed. Under a new name, the `.vvd`, `.vtx`
-/// and `.ani` companions in `companions` are copied beside it with the new name. Returns the
-/// bytes written and the companions beside it (the copies, or `companions` when saved over the
-/// file it was read from).
+/// `data.mdl` holds) with the fields `edited` changed. Under a new name, its own `.vvd`, `.vtx`
+/// and `.ani` (from `companions`) are copied beside it with the new name, and the `.mdl` names
+/// its `.ani` copy.
 pub fn save_source(
     original: &SourceModel,
     edited: &SourceModel,
@@ -106,32 +177,25 @@ pub fn save_source(
     companions: &[PathBuf],
     path: &Path,
     backup: bool,
-) -> Result<(Vec<u8>, Vec<PathBuf>), SaveError> {
-    let bytes = studio_source::write_edits(&original.data.mdl, original, edited)?;
-    let mut copies = Vec::new();
-    put(path, &bytes, backup)?;
-    let old_stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_ascii_lowercase();
-    let new_stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-    if from != path {
-        for companion in companions {
-            let Some(name) = companion.file_name().and_then(|n| n.to_str()) else { continue };
-            // Only this model's own files (`anim48.vvd`, `anim48.dx90.vtx`), not include models.
-            let Some(rest) =
-                name.get(old_stem.len()..).filter(|_| name.to_ascii_lowercase().starts_with(&old_stem))
-            else {
-                continue;
-            };
-            if !rest.starts_with('.') || rest.eq_ignore_ascii_case(".mdl") {
-                continue;
-            }
-            let target = path.with_file_name(format!("{new_stem}{rest}"));
-            let data = std::fs::read(companion)
-                .map_err(|source| SaveError::Io { path: companion.clone(), source })?;
-            put(&target, &data, backup)?;
-            copies.push(target);
-        }
-    } else {
-        copies = companions.to_vec();
+) -> Result<SourceSaved, SaveError> {
+    if from == path {
+        let bytes = studio_source::write_edits(&original.data.mdl, original, edited)?;
+        put(path, &bytes, backup)?;
+        return Ok(SourceSaved { bytes, companions: companions.to_vec(), model: None });
     }
-    Ok((bytes, copies))
+    let copies = own_companions(from, companions, path);
+    let ani = copies.iter().find(|(_, to)| to.extension().is_some_and(|e| e.eq_ignore_ascii_case("ani")));
+    let renamed = ani.map(|(_, to)| {
+        let mut model = edited.clone();
+        model.header.ani_name = ani_name(&edited.header.ani_name, to, path);
+        model
+    });
+    let bytes = studio_source::write_edits(&original.data.mdl, original, renamed.as_ref().unwrap_or(edited))?;
+    put(path, &bytes, backup)?;
+    for (companion, target) in &copies {
+        let data =
+            std::fs::read(companion).map_err(|source| SaveError::Io { path: companion.clone(), source })?;
+        put(target, &data, backup)?;
+    }
+    Ok(SourceSaved { bytes, companions: copies.into_iter().map(|(_, to)| to).collect(), model: renamed })
 }
