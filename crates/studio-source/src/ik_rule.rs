@@ -5,7 +5,7 @@
 use glam::{Quat, Vec3};
 
 use crate::error::{Record, Result};
-use crate::raw::{RawIkRule, RawLocalHierarchy};
+use crate::raw::{RawCompressedIkError, RawIkRule, RawLocalHierarchy};
 use crate::reader::{FileData, reference};
 
 /// An IK rule (`mstudioikrule_t`).
@@ -48,6 +48,21 @@ pub struct LocalHierarchy {
     pub ramp: [f32; 4],
     /// First frame.
     pub first_frame: i32,
+    /// Its transform from the new parent, frame by frame, when it has one.
+    pub compressed: Option<CompressedError>,
+}
+
+/// `mstudiocompressedikerror_t`: six value streams (position x, y, z, then Euler angles x, y, z
+/// in radians), each scaled, in the file `file`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompressedError {
+    /// The file the streams are in (the `.mdl` or the `.ani`).
+    pub file: crate::FileRole,
+    /// Each stream's scale.
+    pub scale: [f32; 6],
+    /// Each stream's offset in `file` (`None` for none: the value is 0). The streams are read
+    /// with the bounded reader of the pose crate (`decode::values`), which stops at the file's end.
+    pub streams: [Option<u64>; 6],
 }
 
 /// The counts references are checked against.
@@ -96,6 +111,18 @@ pub(crate) fn rules(
 }
 
 /// Reads `count` local hierarchy changes at `base + relative` of `file`.
+/// The compressed record a local hierarchy at `at` points at (`localanimindex`, from the
+/// record; 0 for none), checked to lie in the file.
+fn compressed(file: &FileData<'_>, i: usize, at: u64, relative: i32) -> Result<Option<CompressedError>> {
+    if relative == 0 {
+        return Ok(None);
+    }
+    let record_at = file.at(Record::LocalHierarchy, Some(i), at, "localanimindex", relative)?;
+    let raw = file.read::<RawCompressedIkError>(Record::LocalHierarchy, Some(i), record_at)?;
+    let streams = raw.offset.map(|o| u64::try_from(o).ok().filter(|&o| o > 0).map(|o| record_at + o));
+    Ok(Some(CompressedError { file: file.role(), scale: raw.scale, streams }))
+}
+
 pub(crate) fn local_hierarchy(
     file: &FileData<'_>,
     animation: usize,
@@ -121,6 +148,7 @@ pub(crate) fn local_hierarchy(
             new_parent: reference(file, place, "iNewParent", h.new_parent, "bone", num_bones)?,
             ramp: [h.start, h.peak, h.tail, h.end],
             first_frame: h.i_start,
+            compressed: compressed(file, i, at, h.localanimindex)?,
         });
     }
     Ok(out)

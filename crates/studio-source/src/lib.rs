@@ -61,7 +61,7 @@ pub use error::{Error, FileRole, Place, Problem, Record, Result, Warning, Warnin
 pub use header::{HEADER_FLAG_NAMES, Header, MAX_VERSION, MIN_VERSION};
 pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
-pub use ik_rule::{IkRule, LocalHierarchy};
+pub use ik_rule::{CompressedError, IkRule, LocalHierarchy};
 pub use include::{AnimBlock, IncludeModel};
 pub use loader::{LoadedSource, SourceLoadError, load, load_read};
 pub use material::{Skins, Texture};

@@ -78,7 +78,13 @@ pub struct AnimationBytes {
 impl SourceModel {
     /// The bytes of the file `chain` lies in (its streams' offsets are into them).
     pub fn chain_bytes(&self, chain: &crate::anim_data::Chain) -> &[u8] {
-        match chain.file {
+        self.file_bytes(chain.file)
+    }
+
+    /// The bytes of the file in role `role`: the `.ani` (empty when it was not read) or the
+    /// `.mdl`.
+    pub fn file_bytes(&self, role: FileRole) -> &[u8] {
+        match role {
             FileRole::Ani => self.data.ani.as_deref().unwrap_or_default(),
             _ => &self.data.mdl,
         }

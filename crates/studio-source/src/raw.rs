@@ -432,6 +432,15 @@ pub struct RawLocalHierarchy {
     pub unused: [i32; 4],
 }
 
+/// `mstudiocompressedikerror_t`, 36 bytes (source-bones.md, "IK chains, rules and locks"):
+/// a scale and a value stream offset (from the record; 0 or less for none) per degree of freedom.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawCompressedIkError {
+    pub scale: [f32; 6],
+    pub offset: [i16; 6],
+}
+
 /// `mstudioseqdesc_t`, 212 bytes (source-animation.md, "Sequence descriptions").
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
@@ -532,6 +541,7 @@ const _: () = {
     assert!(size_of::<RawSeqDesc>() == 212);
     assert!(size_of::<RawIkRule>() == 152);
     assert!(size_of::<RawLocalHierarchy>() == 48);
+    assert!(size_of::<RawCompressedIkError>() == 36);
     assert!(size_of::<RawEvent>() == 80);
     assert!(size_of::<RawAutoLayer>() == 24);
 };
