@@ -14,5 +14,6 @@ pub mod info_source;
 pub mod materials;
 pub mod pose_cmd;
 pub mod render_cmd;
+pub mod shown;
 pub mod source_doc;
 pub mod source_pose_cmd;

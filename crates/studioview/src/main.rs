@@ -58,19 +58,8 @@ enum Command {
         seq: String,
         #[command(flatten)]
         pose: pose_cmd::PoseArgs,
-        /// Body number (picks each body part's submodel).
-        #[arg(long, default_value_t = 0)]
-        body: i32,
-        /// Skin family.
-        #[arg(long, default_value_t = 0)]
-        skin: usize,
-        /// Level of detail, 0 the finest (Source models).
-        #[arg(long, default_value_t = 0)]
-        lod: usize,
-        /// A game folder to look materials up in besides the model's own (Source models;
-        /// repeatable).
-        #[arg(long)]
-        game: Vec<PathBuf>,
+        #[command(flatten)]
+        shown: studioview::shown::Shown,
         /// Image size, WIDTHxHEIGHT.
         #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
         size: (u32, u32),
@@ -91,25 +80,14 @@ enum Command {
         /// The file to write: FILE.glb, or FILE.gltf with FILE.bin beside it.
         #[arg(long)]
         out: PathBuf,
-        /// Body number (picks each body part's submodel).
-        #[arg(long, default_value_t = 0)]
-        body: i32,
-        /// Skin family.
-        #[arg(long, default_value_t = 0)]
-        skin: usize,
-        /// Level of detail, 0 the finest (Source models).
-        #[arg(long, default_value_t = 0)]
-        lod: usize,
+        #[command(flatten)]
+        shown: studioview::shown::Shown,
         /// A sequence to export, by number or name (repeatable; all when left out).
         #[arg(long = "seq")]
         sequences: Vec<String>,
         /// Model units per glTF unit (1 keeps the model's units).
         #[arg(long, default_value_t = 1.0)]
         scale: f32,
-        /// A game folder to look materials up in besides the model's own (Source models;
-        /// repeatable).
-        #[arg(long)]
-        game: Vec<PathBuf>,
     },
     /// Print the model's QC lines: $eyeposition, $bbox, $cbox, $bodygroup, $controller, $hbox
     /// ($hboxset for Source), $attachment, $texrendermode and $sequence, in studiomdl's syntax.
@@ -142,7 +120,7 @@ fn main() -> ExitCode {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, body, skin, lod, game, size, show, yaw, pitch } => {
+        Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -151,22 +129,19 @@ fn main() -> ExitCode {
                 out,
                 sequence: seq,
                 pose,
-                body,
-                skin,
-                lod,
-                game,
+                shown,
                 size,
                 show,
                 yaw,
                 pitch,
             })
         }
-        Command::Export { model, out, body, skin, lod, sequences, scale, game } => {
+        Command::Export { model, out, shown, sequences, scale } => {
             if !(scale.is_finite() && scale > 0.0) {
                 eprintln!("error: --scale must be a positive number");
                 return ExitCode::FAILURE;
             }
-            let options = export::ExportOptions { body, skin, lod, sequences, scale, game };
+            let options = export::ExportOptions { shown, sequences, scale };
             export::run(model.as_deref(), &out, &options)
         }
         Command::Qc { model } => studioview::edit::qc::run(&model),

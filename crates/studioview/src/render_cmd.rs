@@ -20,14 +20,8 @@ pub struct RenderArgs {
     pub sequence: String,
     /// Frame, blend, controllers, mouth.
     pub pose: crate::pose_cmd::PoseArgs,
-    /// Body number.
-    pub body: i32,
-    /// Skin family.
-    pub skin: usize,
-    /// Level of detail (Source models; 0 the finest).
-    pub lod: usize,
-    /// Game folders materials are looked up in besides the model's own (Source models).
-    pub game: Vec<PathBuf>,
+    /// Body, skin, level of detail and game folders.
+    pub shown: crate::shown::Shown,
     /// Image size.
     pub size: (u32, u32),
     /// What to show: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid.
@@ -139,7 +133,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     if !model.sequences.is_empty() {
         evaluator.evaluate(&args.pose.request(&model, sequence), &mut pose).map_err(|e| e.to_string())?;
     }
-    let bounds = crate::pose_cmd::pose_bounds(&model, &pose, args.body);
+    let bounds = crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body);
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
     draw(args, &studio_render::goldsrc::render_model(&model), frame, bounds)
 }
@@ -173,17 +167,17 @@ fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Re
         }
     }
     let lods = studio_render::source::lod_count(&doc.model);
-    if args.lod >= lods {
+    if args.shown.lod >= lods {
         return Err(format!("{path} has {lods} LOD{} (0 to {})", if lods == 1 { "" } else { "s" }, lods - 1));
     }
     doc.cycle = args.pose.cycle.unwrap_or(0.0);
     doc.evaluate();
-    let materials = crate::materials::resolve(&doc.model, &doc.path, &args.game);
+    let materials = crate::materials::resolve(&doc.model, &doc.path, &args.shown.game);
     for line in &materials.messages {
         eprintln!("note: {line}");
     }
     let render = studio_render::source::render_model(&doc.model, materials.materials);
-    draw(args, &render, doc.frame.frame_pose(), doc.bounds(args.body))
+    draw(args, &render, doc.frame.frame_pose(), doc.bounds(args.shown.body))
 }
 
 /// Draws `model` in `pose` framed on `bounds` and writes the PNG.
@@ -194,9 +188,9 @@ fn draw(
     bounds: (glam::Vec3, glam::Vec3),
 ) -> Result<(), String> {
     let mut options = options_from_show(&args.show)?;
-    options.body = args.body;
-    options.skin = args.skin;
-    options.lod = args.lod;
+    options.body = args.shown.body;
+    options.skin = args.shown.skin;
+    options.lod = args.shown.lod;
     let context = GpuContext::headless().map_err(|e| e.to_string())?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);

@@ -405,13 +405,13 @@ impl AppState {
     /// Writes the shown model as glTF to `path`, saying how it went.
     fn export(&mut self, path: &std::path::Path) {
         use crate::export::{ExportOptions, Progress, goldsrc, source, write};
-        let options = ExportOptions {
+        let shown = crate::shown::Shown {
             body: self.body,
             skin: self.skin,
             lod: self.lod,
             game: self.settings.game_folders.clone(),
-            ..ExportOptions::default()
         };
+        let options = ExportOptions { shown, ..ExportOptions::default() };
         let started = std::time::Instant::now();
         let result = match self.source.as_deref_mut() {
             Some(view) => source::export(&mut view.doc, &options, &mut Progress::new()),

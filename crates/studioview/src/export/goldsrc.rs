@@ -58,11 +58,11 @@ pub fn export(
         .body_parts
         .iter()
         .map(|part| {
-            let sub = part.submodel_index(options.body).and_then(|i| part.submodels.get(i));
+            let sub = part.submodel_index(options.shown.body).and_then(|i| part.submodels.get(i));
             format!("{}/{}", part.name, sub.map_or("", |s| s.name.as_str()))
         })
         .collect();
-    let meshes = meshes(&render, options.body, 0, options.skin, &names, |b| rest.get(b).copied());
+    let meshes = meshes(&render, options.shown.body, 0, options.shown.skin, &names, |b| rest.get(b).copied());
 
     let sequences =
         chosen(model.sequences.len(), &options.sequences, |w| crate::pose_cmd::find_sequence(model, w))?;

@@ -7,7 +7,7 @@ pub mod goldsrc;
 pub mod source;
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -18,23 +18,17 @@ use studio_render::{Blend, RenderModel};
 /// What to export.
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
-    /// Body number.
-    pub body: i32,
-    /// Skin family.
-    pub skin: usize,
-    /// Level of detail (Source).
-    pub lod: usize,
+    /// Body, skin, level of detail and game folders.
+    pub shown: crate::shown::Shown,
     /// Sequences by number or name; all when empty.
     pub sequences: Vec<String>,
     /// Model units per glTF unit.
     pub scale: f32,
-    /// Game folders to find Source materials in besides the model's own.
-    pub game: Vec<PathBuf>,
 }
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        Self { body: 0, skin: 0, lod: 0, sequences: Vec::new(), scale: 1.0, game: Vec::new() }
+        Self { shown: Default::default(), sequences: Vec::new(), scale: 1.0 }
     }
 }
 

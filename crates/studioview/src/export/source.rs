@@ -30,7 +30,7 @@ pub fn export(
             bind: affine_3x4(&bone.pose_to_bone).inverse(),
         })
         .collect();
-    let resolved = crate::materials::resolve(model, &doc.path, &options.game);
+    let resolved = crate::materials::resolve(model, &doc.path, &options.shown.game);
     let mut warnings: Vec<String> = resolved
         .found
         .iter()
@@ -40,19 +40,19 @@ pub fn export(
     let missing: Vec<bool> = resolved.found.iter().map(|f| f.vtf.is_none()).collect();
     let render = studio_render::source::render_model(model, resolved.materials);
     let lods = studio_render::source::lod_count(model);
-    if options.lod >= lods {
+    if options.shown.lod >= lods {
         return Err(format!("{} has {lods} LOD(s)", doc.path.display()));
     }
     let names: Vec<String> = model
         .body_parts
         .iter()
         .map(|part| {
-            let choice = submodel_for_body(part.base, part.models.len(), options.body);
+            let choice = submodel_for_body(part.base, part.models.len(), options.shown.body);
             let model = choice.and_then(|c| part.models.get(c));
             format!("{}/{}", part.name, model.map_or("", |m| m.name.as_str()))
         })
         .collect();
-    let meshes = meshes(&render, options.body, options.lod, options.skin, &names, |_| None);
+    let meshes = meshes(&render, options.shown.body, options.shown.lod, options.shown.skin, &names, |_| None);
 
     // What each sequence needs, read from the combined model before its evaluator is used.
     let rig = doc.evaluator.rig();
