@@ -159,3 +159,15 @@ pub fn scratch(root: &str, name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     dir
 }
+
+/// Copies the files (not the folders) of `from` for which `keep` holds into `to`.
+pub fn copy_files(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
+    let entries = std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    for entry in entries {
+        let path = entry.unwrap_or_else(|e| panic!("{}: {e}", from.display())).path();
+        if path.is_file() && keep(&path) {
+            let name = path.file_name().unwrap_or_default();
+            std::fs::copy(&path, to.join(name)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}

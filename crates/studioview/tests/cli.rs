@@ -34,12 +34,9 @@ fn check_reports_every_shared_model_ok_and_skips_companions() {
     // The Half-Life models: the fixtures' own folder (not its Source models below it, which
     // are another format) copied to a scratch folder, and the Natural Selection models.
     let fixtures = scratch("goldsrc-fixtures");
-    for entry in std::fs::read_dir(shared.join("fixtures")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "mdl") {
-            std::fs::copy(&path, fixtures.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    studio_testing::copy_files(&shared.join("fixtures"), &fixtures, |path| {
+        path.extension().is_some_and(|e| e == "mdl")
+    });
     let ns = shared.join("models/ns");
     let out = studioview(&["check", fixtures.to_str().unwrap(), ns.to_str().unwrap()]);
     let stdout = text(&out.stdout);

@@ -200,12 +200,9 @@ fn every_editable_field_of_ns_models_round_trips() {
     for name in ["soldier", "hive"] {
         let dir = scratch(&format!("edit-{name}"));
         // Work on a copy, as a modder would, with the first save over it backed up.
-        for entry in std::fs::read_dir(shared.join("models/ns")).unwrap() {
-            let path = entry.unwrap().path();
-            if path.file_name().unwrap().to_string_lossy().to_lowercase().starts_with(name) {
-                std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-            }
-        }
+        studio_testing::copy_files(&shared.join("models/ns"), &dir, |path| {
+            path.file_name().unwrap().to_string_lossy().to_lowercase().starts_with(name)
+        });
         let path = dir.join(format!("{name}.mdl"));
         let original_bytes = std::fs::read(&path).unwrap();
         let mut state = AppState::demo(Settings::default());
@@ -283,11 +280,7 @@ fn a_source_fixture_edit_is_saved_in_place_reread_and_reposed() {
     let dir = scratch("edit-source");
     let game = dir.join("models/fixture");
     std::fs::create_dir_all(&game).unwrap();
-    let from = shared.join("fixtures/source/models/fixture");
-    for entry in std::fs::read_dir(&from).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, game.join(path.file_name().unwrap())).unwrap();
-    }
+    studio_testing::copy_files(&shared.join("fixtures/source/models/fixture"), &game, |_| true);
     let path = game.join("anim48.mdl");
     let before_bytes = std::fs::read(&path).unwrap();
     let mut state = AppState::demo(Settings::default());
@@ -441,10 +434,7 @@ fn a_source_model_saved_under_a_new_name_names_its_own_companions() {
     let dir = scratch("edit-source-rename");
     let game = dir.join("models/fixture");
     std::fs::create_dir_all(&game).unwrap();
-    for entry in std::fs::read_dir(shared.join("fixtures/source/models/fixture")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, game.join(path.file_name().unwrap())).unwrap();
-    }
+    studio_testing::copy_files(&shared.join("fixtures/source/models/fixture"), &game, |_| true);
     let mut state = AppState::demo(Settings::default());
     state.apply(Command::Open(game.join("anim48.mdl")));
     let before = state.source.as_ref().unwrap().doc.model.clone();

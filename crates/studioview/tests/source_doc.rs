@@ -47,11 +47,7 @@ fn autoplay_sequences_play_on_top_when_turned_on() {
     use studioview::app::state::AppState;
     let Some(shared) = studio_testing::shared() else { return };
     let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "autoplay");
-    let from = shared.join("fixtures/source/models/fixture");
-    for entry in std::fs::read_dir(&from).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
+    studio_testing::copy_files(&shared.join("fixtures/source/models/fixture"), &dir, |_| true);
     let path = dir.join("anim48.mdl");
     let bytes = std::fs::read(&path).unwrap();
     let original = studio_source::parse_mdl(&bytes).unwrap();
