@@ -193,18 +193,11 @@ impl AppState {
         true
     }
 
-    /// Whether `path` should be backed up before it is written: the first save over it.
-    fn first_save_over(&mut self, path: &Path) -> bool {
-        if self.backed_up.iter().any(|p| p == path) {
-            return false;
-        }
-        self.backed_up.push(path.to_path_buf());
-        true
-    }
-
     /// Saves the open model to `path`; on success it becomes the open file. Says how it went.
+    /// The first successful save over a file keeps a backup of it: a save that failed before
+    /// writing leaves the next one to make it.
     pub(super) fn save_to(&mut self, path: &Path) -> bool {
-        let backup = self.first_save_over(path);
+        let backup = !self.backed_up.iter().any(|p| p == path);
         let result = match self.source.as_deref_mut() {
             Some(view) => {
                 let doc = &mut view.doc;
@@ -249,6 +242,9 @@ impl AppState {
         };
         match result {
             Ok(files) => {
+                if backup {
+                    self.backed_up.push(path.to_path_buf());
+                }
                 self.settings.remember(path.to_path_buf());
                 self.say(Level::Info, format!("saved {} ({files} file(s))", path.display()));
                 true
