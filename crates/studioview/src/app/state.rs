@@ -592,7 +592,17 @@ impl AppState {
             | Command::SetLod(_) => {}
             Command::SetGameFolders(folders) => self.settings.game_folders = folders,
             // Carried out by `apply_editing` above.
-            _ => {}
+            Command::SelectAttachment(_)
+            | Command::Edit { .. }
+            | Command::EndEdit
+            | Command::Undo
+            | Command::Redo
+            | Command::Save
+            | Command::SaveAs(_)
+            | Command::Quit
+            | Command::DiscardAndContinue
+            | Command::SaveAndContinue
+            | Command::CancelPending => {}
         }
         self.evaluate();
     }

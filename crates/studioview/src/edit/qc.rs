@@ -119,8 +119,9 @@ fn q(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "'"))
 }
 
-fn bone_name(names: &[String], bone: usize) -> &str {
-    names.get(bone).map_or("", String::as_str)
+/// The name of a Source model's bone `bone` (empty for none).
+fn bone_name(model: &SourceModel, bone: usize) -> &str {
+    model.bones.get(bone).map_or("", |b| b.name.as_str())
 }
 
 /// `$modelname`, `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull).
@@ -277,8 +278,8 @@ fn angles(m: &[[f32; 4]; 3]) -> Vec3 {
 }
 
 /// The `$hbox` line of a Source hit box.
-pub fn source_hbox(names: &[String], h: &studio_source::Hitbox) -> String {
-    let mut line = format!("$hbox {} {} {} {}", h.group, q(bone_name(names, h.bone)), v(h.bbmin), v(h.bbmax));
+pub fn source_hbox(model: &SourceModel, h: &studio_source::Hitbox) -> String {
+    let mut line = format!("$hbox {} {} {} {}", h.group, q(bone_name(model, h.bone)), v(h.bbmin), v(h.bbmax));
     if !h.name.is_empty() {
         line.push(' ');
         line.push_str(&q(&h.name));
@@ -287,8 +288,8 @@ pub fn source_hbox(names: &[String], h: &studio_source::Hitbox) -> String {
 }
 
 /// The `$attachment` line of a Source attachment.
-pub fn source_attachment(names: &[String], a: &studio_source::Attachment) -> String {
-    let bone = a.bone.map_or("", |b| bone_name(names, b));
+pub fn source_attachment(model: &SourceModel, a: &studio_source::Attachment) -> String {
+    let bone = a.bone.map_or("", |b| bone_name(model, b));
     let m = &a.local;
     let position = Vec3::new(m[0][3], m[1][3], m[2][3]);
     let mut line = format!("$attachment {} {} {} rotate {}", q(&a.name), q(bone), v(position), v(angles(m)));
@@ -301,7 +302,6 @@ pub fn source_attachment(names: &[String], a: &studio_source::Attachment) -> Str
 /// The QC lines of a Source model (its own records, not its include models').
 pub fn source(model: &SourceModel) -> String {
     let mut out = String::new();
-    let names: Vec<String> = model.bones.iter().map(|b| b.name.clone()).collect();
     let h = &model.header;
     header_lines(&mut out, &h.name, h.eye_position, h.view_box, h.hull);
     for part in &model.body_parts {
@@ -316,17 +316,17 @@ pub fn source(model: &SourceModel) -> String {
         out.push_str("}\n");
     }
     for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone = usize::try_from(c.bone).map_or("", |b| bone_name(&names, b));
+        let bone = usize::try_from(c.bone).map_or("", |b| bone_name(model, b));
         controller_line(&mut out, i, c.input, bone, c.kind, (c.start, c.end), c.rest);
     }
     for set in &model.hitbox_sets {
         let _ = writeln!(out, "$hboxset {}", q(&set.name));
         for h in &set.hitboxes {
-            let _ = writeln!(out, "{}", source_hbox(&names, h));
+            let _ = writeln!(out, "{}", source_hbox(model, h));
         }
     }
     for a in &model.attachments {
-        let _ = writeln!(out, "{}", source_attachment(&names, a));
+        let _ = writeln!(out, "{}", source_attachment(model, a));
     }
     out.push('\n');
     for s in &model.sequences {

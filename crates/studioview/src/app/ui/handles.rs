@@ -113,9 +113,13 @@ fn handles_of(target: &Target) -> Vec<(Handle, Affine3A, Vec3)> {
 
 /// Where each handle of the selection lies in a viewport at `rect`.
 pub fn handle_positions(state: &AppState, rect: egui::Rect) -> Vec<(Handle, egui::Pos2)> {
-    let Some(target) = target(state) else { return Vec::new() };
+    target(state).map_or_else(Vec::new, |target| positions(state, &target, rect))
+}
+
+/// Where each handle of `target` lies in a viewport at `rect`.
+fn positions(state: &AppState, target: &Target, rect: egui::Rect) -> Vec<(Handle, egui::Pos2)> {
     let (w, h) = (rect.width().max(1.0) as u32, rect.height().max(1.0) as u32);
-    handles_of(&target)
+    handles_of(target)
         .into_iter()
         .filter_map(|(handle, bone, p)| {
             let at = state.camera.project(bone.transform_point3(p), w, h)?;
@@ -157,21 +161,20 @@ fn snap(value: f32, on: bool) -> f32 {
 fn moved(
     state: &AppState,
     rect: egui::Rect,
+    bone: Affine3A,
     drag: &HandleDrag,
     m: Vec2,
     snapping: bool,
 ) -> Option<DocRecord> {
-    let (bone, min, max) = match target(state)? {
-        Target::Box { bone, .. } | Target::Point { bone, .. } => match &drag.before {
-            DocRecord::Gold(GoldRecord::Hitbox(_, h)) => (bone, h.bbmin, h.bbmax),
-            DocRecord::Source(SourceRecord::Hitbox(_, _, h)) => (bone, h.bbmin, h.bbmax),
-            DocRecord::Gold(GoldRecord::Attachment(_, a)) => (bone, a.org, a.org),
-            DocRecord::Source(SourceRecord::Attachment(_, a)) => {
-                let at = Vec3::new(a.local[0][3], a.local[1][3], a.local[2][3]);
-                (bone, at, at)
-            }
-            _ => return None,
-        },
+    let (min, max) = match &drag.before {
+        DocRecord::Gold(GoldRecord::Hitbox(_, h)) => (h.bbmin, h.bbmax),
+        DocRecord::Source(SourceRecord::Hitbox(_, _, h)) => (h.bbmin, h.bbmax),
+        DocRecord::Gold(GoldRecord::Attachment(_, a)) => (a.org, a.org),
+        DocRecord::Source(SourceRecord::Attachment(_, a)) => {
+            let at = Vec3::new(a.local[0][3], a.local[1][3], a.local[2][3]);
+            (at, at)
+        }
+        _ => return None,
     };
     let p = local_point(drag.handle, min, max);
     let axes = screen_axes(state, rect, &bone, p)?;
@@ -276,7 +279,7 @@ pub fn handles_ui(ui: &egui::Ui, rect: egui::Rect, state: &mut AppState, drag: &
         }
     }
     let snapping = ui.input(|i| i.modifiers.ctrl || i.modifiers.command);
-    for (k, (handle, position)) in handle_positions(state, rect).into_iter().enumerate() {
+    for (k, (handle, position)) in positions(state, &target, rect).into_iter().enumerate() {
         let id = ui.scope_id().with(("edit handle", k));
         let area = egui::Rect::from_center_size(position, egui::Vec2::splat(HANDLE_RADIUS * 2.0 + 4.0));
         let response = ui.interact(area, id, egui::Sense::drag());
@@ -311,7 +314,7 @@ pub fn handles_ui(ui: &egui::Ui, rect: egui::Rect, state: &mut AppState, drag: &
             && let Some(pointer) = response.interact_pointer_pos()
         {
             let m = pointer - d.start;
-            if let Some(command) = moved(state, rect, d, Vec2::new(m.x, m.y), snapping)
+            if let Some(command) = moved(state, rect, *bone, d, Vec2::new(m.x, m.y), snapping)
                 .and_then(|after| edit_command(&d.before, after))
             {
                 state.apply(command);

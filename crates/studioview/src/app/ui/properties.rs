@@ -424,7 +424,6 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
     let model: &SourceModel = &view.doc.model;
     let set = view.doc.hitbox_set;
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
-    let bone_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     if let Some(i) = state.selected_hitbox
         && let Some(h) = model.hitbox_sets.get(set).and_then(|s| s.hitboxes.get(i))
     {
@@ -462,7 +461,7 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
                 commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
                 commands.push(Command::SelectHitbox(None));
             }
-            copy_button(ui, "Copy QC", || qc::source_hbox(&bone_names, h));
+            copy_button(ui, "Copy QC", || qc::source_hbox(model, h));
         });
     } else {
         ui.weak("select a hit box to edit it; drag its handles in the viewport");
@@ -520,7 +519,6 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
     let Some(view) = state.source.as_deref() else { return };
     let model: &SourceModel = &view.doc.model;
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
-    let bone_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     ui.separator();
     let Some((i, a)) = state.selected_attachment.and_then(|i| Some((i, model.attachments.get(i)?))) else {
         ui.weak("select an attachment to edit it; drag it in the viewport");
@@ -579,7 +577,7 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
             commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
             commands.push(Command::SelectAttachment(None));
         }
-        copy_button(ui, "Copy QC", || qc::source_attachment(&bone_names, a));
+        copy_button(ui, "Copy QC", || qc::source_attachment(model, a));
     });
     add_source_attachment(ui, state, model, commands);
 }
