@@ -8,7 +8,7 @@ use studio_pose::PoseEvaluator;
 
 use super::command::{Command, DocEdit};
 use super::state::{AppState, Level};
-use crate::edit::{Change, Edit, GoldRecord, Records, SourceRecord, save};
+use crate::edit::{Change, GoldRecord, Records, SourceRecord, save};
 
 impl AppState {
     /// Whether the open model has edits not saved.
@@ -89,11 +89,7 @@ impl AppState {
 
     /// Carries out an edit and records it.
     fn edit(&mut self, edit: &DocEdit, merge: bool) {
-        let done = match edit {
-            DocEdit::Gold(edit) => self.change_gold(&edit.change),
-            DocEdit::Source(edit) => self.change_source(&edit.change),
-        };
-        if !done {
+        if !self.change(edit) {
             return self
                 .say(Level::Error, "that edit does not fit the model (a bone or record that is not there)");
         }
@@ -109,22 +105,32 @@ impl AppState {
     }
 
     fn undo_redo(&mut self, undo: bool) {
-        match self.source.as_deref_mut() {
-            Some(view) => {
-                let edit = if undo { view.history.undo() } else { view.history.redo() };
-                let Some(Edit { name, change }) = edit else { return };
-                let change = if undo { change.inverse() } else { change };
-                self.change_source(&change);
-                self.say(Level::Info, format!("{} {name}", if undo { "undid" } else { "redid" }));
+        let edit = match self.source.as_deref_mut() {
+            Some(view) => view.history.step(undo).map(DocEdit::Source),
+            None => self.loaded.history.step(undo).map(DocEdit::Gold),
+        };
+        let Some(edit) = edit else { return };
+        self.change(&edit);
+        let name = match &edit {
+            DocEdit::Gold(e) => &e.name,
+            DocEdit::Source(e) => &e.name,
+        };
+        self.say(Level::Info, format!("{} {name}", if undo { "undid" } else { "redid" }));
+    }
+
+    /// Carries out an edit's change on the open model (false when it is of the other format or
+    /// does not fit), uploading the model again when the renderer's copy changed.
+    fn change(&mut self, edit: &DocEdit) -> bool {
+        let (done, upload) = match edit {
+            DocEdit::Gold(e) => (self.change_gold(&e.change), studio_model::Model::changes_upload(&e.change)),
+            DocEdit::Source(e) => {
+                (self.change_source(&e.change), studio_source::SourceModel::changes_upload(&e.change))
             }
-            None => {
-                let edit = if undo { self.loaded.history.undo() } else { self.loaded.history.redo() };
-                let Some(Edit { name, change }) = edit else { return };
-                let change = if undo { change.inverse() } else { change };
-                self.change_gold(&change);
-                self.say(Level::Info, format!("{} {name}", if undo { "undid" } else { "redid" }));
-            }
+        };
+        if done && upload {
+            self.scene_generation += 1;
         }
+        done
     }
 
     /// Applies a change to the version 10 model: a new model and evaluator (the decoded tables
@@ -136,19 +142,6 @@ impl AppState {
         let mut model = (*self.loaded.model).clone();
         if !model.apply(change) {
             return false;
-        }
-        // What the viewport uploaded with the model: texture flags, and each hit box's group and
-        // the number of boxes and attachments (the overlay's space).
-        let upload = match change {
-            Change::Set { after: GoldRecord::TextureFlags(..), .. } => true,
-            Change::Set { before: GoldRecord::Hitbox(_, a), after: GoldRecord::Hitbox(_, b) } => {
-                a.group != b.group
-            }
-            Change::Set { .. } => false,
-            Change::Insert(_) | Change::Remove(_) => true,
-        };
-        if upload {
-            self.scene_generation += 1;
         }
         let model = Arc::new(model);
         if self.pose.hitboxes.len() != model.hitboxes.len()
@@ -174,17 +167,6 @@ impl AppState {
             return false;
         }
         view.doc.replace_model(Arc::new(model));
-        // The hit boxes' groups and the number of boxes and attachments went up with the model.
-        let upload = match change {
-            Change::Set { before: SourceRecord::Hitbox(_, _, a), after: SourceRecord::Hitbox(_, _, b) } => {
-                a.group != b.group
-            }
-            Change::Set { .. } => false,
-            Change::Insert(_) | Change::Remove(_) => true,
-        };
-        if upload {
-            self.scene_generation += 1;
-        }
         let hitboxes = view.doc.model.hitbox_sets.get(view.doc.hitbox_set).map_or(0, |s| s.hitboxes.len());
         self.selected_hitbox = self.selected_hitbox.filter(|&h| h < hitboxes);
         self.selected_attachment = self.selected_attachment.filter(|&a| a < view.doc.model.attachments.len());

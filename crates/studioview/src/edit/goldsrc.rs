@@ -144,6 +144,19 @@ impl Records for Model {
         }
     }
 
+    /// Texture flags, a hit box's group (its colour) and the number of boxes and attachments
+    /// (the overlay's space).
+    fn changes_upload(change: &Change<GoldRecord>) -> bool {
+        match change {
+            Change::Set { after: GoldRecord::TextureFlags(..), .. } => true,
+            Change::Set { before: GoldRecord::Hitbox(_, a), after: GoldRecord::Hitbox(_, b) } => {
+                a.group != b.group
+            }
+            Change::Set { .. } => false,
+            Change::Insert(_) | Change::Remove(_) => true,
+        }
+    }
+
     fn same_place(a: &GoldRecord, b: &GoldRecord) -> bool {
         use GoldRecord::*;
         match (a, b) {

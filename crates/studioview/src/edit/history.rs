@@ -36,6 +36,10 @@ pub trait Records {
     fn apply(&mut self, change: &Change<Self::Record>) -> bool;
     /// Whether two records are at the same place (so that a drag's steps merge into one edit).
     fn same_place(a: &Self::Record, b: &Self::Record) -> bool;
+    /// Whether `change` alters what the renderer took from the model when it was uploaded (so
+    /// the viewport uploads it again); a box or attachment moved does not, its points come with
+    /// each pose.
+    fn changes_upload(change: &Change<Self::Record>) -> bool;
 }
 
 /// One edit as the user sees it in Edit ▸ Undo.
@@ -116,6 +120,16 @@ impl<R: Clone + PartialEq> History<R> {
         let edit = self.done.pop()?;
         self.undone.push(edit.clone());
         Some(edit)
+    }
+
+    /// Takes the last edit off (`undo`) or the last undone one back: the edit to apply, its
+    /// change already turned round for an undo.
+    pub fn step(&mut self, undo: bool) -> Option<Edit<R>> {
+        if undo {
+            self.undo().map(|Edit { name, change }| Edit { name, change: change.inverse() })
+        } else {
+            self.redo()
+        }
     }
 
     /// Takes the last undone edit back: the caller applies it again.

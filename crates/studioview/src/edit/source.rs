@@ -151,6 +151,18 @@ impl Records for SourceModel {
         }
     }
 
+    /// A hit box's group (its colour) and the number of boxes and attachments (the overlay's
+    /// space).
+    fn changes_upload(change: &Change<SourceRecord>) -> bool {
+        match change {
+            Change::Set { before: SourceRecord::Hitbox(_, _, a), after: SourceRecord::Hitbox(_, _, b) } => {
+                a.group != b.group
+            }
+            Change::Set { .. } => false,
+            Change::Insert(_) | Change::Remove(_) => true,
+        }
+    }
+
     fn same_place(a: &SourceRecord, b: &SourceRecord) -> bool {
         use SourceRecord::*;
         match (a, b) {
