@@ -156,17 +156,15 @@ pub fn gold_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
         submit(commands, &response, format!("Edit hit box {i}"), &before, GoldRecord::Hitbox(i, after), gold);
         ui.horizontal(|ui| {
             if ui.button("Duplicate").clicked() {
-                let edit = Edit {
-                    name: format!("Add hit box {}", i + 1),
-                    change: Change::Insert(GoldRecord::Hitbox(i + 1, h.clone())),
-                };
-                commands.push(Command::Edit { edit: Box::new(gold(edit)), merge: false });
+                commands.push(Command::edit_gold(
+                    format!("Add hit box {}", i + 1),
+                    Change::Insert(GoldRecord::Hitbox(i + 1, h.clone())),
+                ));
                 commands.push(Command::SelectHitbox(Some(i + 1)));
             }
             if ui.button("Remove").clicked() {
-                let edit =
-                    Edit { name: format!("Remove hit box {i}"), change: Change::Remove(before.clone()) };
-                commands.push(Command::Edit { edit: Box::new(gold(edit)), merge: false });
+                commands
+                    .push(Command::edit_gold(format!("Remove hit box {i}"), Change::Remove(before.clone())));
                 commands.push(Command::SelectHitbox(None));
             }
             copy_button(ui, "Copy QC", || qc::goldsrc_hbox(&model, h));
@@ -181,9 +179,10 @@ pub fn gold_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comman
             let at = model.hitboxes.len();
             let h =
                 studio_model::Hitbox { bone, group: 0, bbmin: Vec3::splat(-4.0), bbmax: Vec3::splat(4.0) };
-            let edit =
-                Edit { name: format!("Add hit box {at}"), change: Change::Insert(GoldRecord::Hitbox(at, h)) };
-            commands.push(Command::Edit { edit: Box::new(gold(edit)), merge: false });
+            commands.push(Command::edit_gold(
+                format!("Add hit box {at}"),
+                Change::Insert(GoldRecord::Hitbox(at, h)),
+            ));
             commands.push(Command::SelectHitbox(Some(at)));
         }
     }
@@ -229,9 +228,10 @@ pub fn gold_attachments_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut C
         );
         ui.horizontal(|ui| {
             if ui.button("Remove").clicked() {
-                let edit =
-                    Edit { name: format!("Remove attachment {i}"), change: Change::Remove(before.clone()) };
-                commands.push(Command::Edit { edit: Box::new(gold(edit)), merge: false });
+                commands.push(Command::edit_gold(
+                    format!("Remove attachment {i}"),
+                    Change::Remove(before.clone()),
+                ));
                 commands.push(Command::SelectAttachment(None));
             }
             copy_button(ui, "Copy QC", || qc::goldsrc_attachment(&model, i, a));
@@ -247,11 +247,10 @@ pub fn gold_attachments_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut C
             org: Vec3::ZERO,
             vectors: [Vec3::ZERO; 3],
         };
-        let edit = Edit {
-            name: format!("Add attachment {at}"),
-            change: Change::Insert(GoldRecord::Attachment(at, a)),
-        };
-        commands.push(Command::Edit { edit: Box::new(gold(edit)), merge: false });
+        commands.push(Command::edit_gold(
+            format!("Add attachment {at}"),
+            Change::Insert(GoldRecord::Attachment(at, a)),
+        ));
         commands.push(Command::SelectAttachment(Some(at)));
     }
 }
@@ -448,17 +447,17 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
         );
         ui.horizontal(|ui| {
             if ui.button("Duplicate").clicked() {
-                let edit = Edit {
-                    name: format!("Add hit box {}", i + 1),
-                    change: Change::Insert(SourceRecord::Hitbox(set, i + 1, h.clone())),
-                };
-                commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+                commands.push(Command::edit_source(
+                    format!("Add hit box {}", i + 1),
+                    Change::Insert(SourceRecord::Hitbox(set, i + 1, h.clone())),
+                ));
                 commands.push(Command::SelectHitbox(Some(i + 1)));
             }
             if ui.button("Remove").clicked() {
-                let edit =
-                    Edit { name: format!("Remove hit box {i}"), change: Change::Remove(before.clone()) };
-                commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+                commands.push(Command::edit_source(
+                    format!("Remove hit box {i}"),
+                    Change::Remove(before.clone()),
+                ));
                 commands.push(Command::SelectHitbox(None));
             }
             copy_button(ui, "Copy QC", || qc::source_hbox(model, h));
@@ -482,11 +481,10 @@ pub fn source_hitbox_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Comm
             bbmax: Vec3::splat(4.0),
             name: String::new(),
         };
-        let edit = Edit {
-            name: format!("Add hit box {at}"),
-            change: Change::Insert(SourceRecord::Hitbox(set, at, h)),
-        };
-        commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+        commands.push(Command::edit_source(
+            format!("Add hit box {at}"),
+            Change::Insert(SourceRecord::Hitbox(set, at, h)),
+        ));
         commands.push(Command::SelectHitbox(Some(at)));
     }
     ui.separator();
@@ -506,11 +504,10 @@ fn add_source_attachment(ui: &mut egui::Ui, state: &AppState, model: &SourceMode
         bone: Some(bone),
         local: identity,
     };
-    let edit = Edit {
-        name: format!("Add attachment {at}"),
-        change: Change::Insert(SourceRecord::Attachment(at, a)),
-    };
-    commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+    commands.push(Command::edit_source(
+        format!("Add attachment {at}"),
+        Change::Insert(SourceRecord::Attachment(at, a)),
+    ));
     commands.push(Command::SelectAttachment(Some(at)));
 }
 
@@ -572,9 +569,8 @@ pub fn source_attachment_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut 
     );
     ui.horizontal(|ui| {
         if ui.button("Remove").clicked() {
-            let edit =
-                Edit { name: format!("Remove attachment {i}"), change: Change::Remove(before.clone()) };
-            commands.push(Command::Edit { edit: Box::new(source(edit)), merge: false });
+            commands
+                .push(Command::edit_source(format!("Remove attachment {i}"), Change::Remove(before.clone())));
             commands.push(Command::SelectAttachment(None));
         }
         copy_button(ui, "Copy QC", || qc::source_attachment(model, a));
