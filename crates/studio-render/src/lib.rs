@@ -20,6 +20,7 @@ mod gpu_model;
 pub mod gpu_types;
 mod offscreen;
 pub mod overlay;
+mod pipelines;
 mod renderer;
 pub mod scene;
 pub mod shaders;

@@ -6,10 +6,10 @@ use glam::{Mat4, Vec3};
 
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
-use crate::gpu_types::{BonesUniform, FrameUniform, MAX_BONES, MeshVertex, OverlayVertex};
+use crate::gpu_types::{BonesUniform, FrameUniform, MAX_BONES, OverlayVertex};
 use crate::overlay::{Overlay, OverlayOptions};
+use crate::pipelines::{MeshBlend, PipelineId, Pipelines};
 use crate::scene::{Blend, FramePose, RenderModel};
-use crate::shaders;
 
 /// Depth buffer format.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -79,11 +79,7 @@ pub struct Renderer {
     /// Layout of a texture's bind group (group 1).
     pub texture_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
-    /// Opaque, blended and additive mesh pipelines: [0] culling back faces, [1] drawing both.
-    meshes: [MeshPipelines; 2],
-    wire: wgpu::RenderPipeline,
-    lines: [wgpu::RenderPipeline; 2],
-    solids: [wgpu::RenderPipeline; 2],
+    pipelines: Pipelines,
     line_buffer: Option<wgpu::Buffer>,
     solid_buffer: Option<wgpu::Buffer>,
     line_count: u32,
@@ -110,32 +106,9 @@ fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGrou
     }
 }
 
-/// The mesh pipelines of one culling mode.
-#[derive(Debug)]
-struct MeshPipelines {
-    opaque: wgpu::RenderPipeline,
-    blended: wgpu::RenderPipeline,
-    additive: wgpu::RenderPipeline,
-}
-
-/// Everything that differs between the pipelines.
-struct PipelineKind<'a> {
-    label: &'a str,
-    module: &'a wgpu::ShaderModule,
-    fragment: &'a str,
-    buffers: &'a [wgpu::VertexBufferLayout<'a>],
-    topology: wgpu::PrimitiveTopology,
-    blend: Option<wgpu::BlendState>,
-    depth_write: bool,
-    depth_test: bool,
-    cull: Option<wgpu::Face>,
-    /// Half-Life's triangle commands are clockwise seen from the front (its renderer culls
-    /// `GL_FRONT` with OpenGL's counter-clockwise default).
-    front_face: wgpu::FrontFace,
-}
-
 impl Renderer {
-    /// Pipelines drawing into `format` with `sample_count` samples per pixel.
+    /// A renderer drawing into `format` with `sample_count` samples per pixel. Its pipelines
+    /// are made as draws first need them.
     pub fn new(context: &GpuContext, format: wgpu::TextureFormat, sample_count: u32) -> Self {
         let device = &context.device;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -200,146 +173,8 @@ impl Renderer {
             mipmap_filter: wgpu::MipmapFilterMode::Nearest,
             ..Default::default()
         });
-        let mesh_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("mesh.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(shaders::MESH.into()),
-        });
-        let overlay_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("overlay.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(shaders::OVERLAY.into()),
-        });
-        let mesh_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("mesh pipeline layout"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&texture_layout)],
-            immediate_size: 0,
-        });
-        let overlay_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("overlay pipeline layout"),
-            bind_group_layouts: &[Some(&frame_layout)],
-            immediate_size: 0,
-        });
-        let mesh_buffers = [wgpu::VertexBufferLayout {
-            array_stride: size_of::<MeshVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![
-                0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint8x4, 4 => Float32x4, 5 => Uint32
-            ],
-        }];
-        let overlay_buffers = [wgpu::VertexBufferLayout {
-            array_stride: size_of::<OverlayVertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
-        }];
-        let pipeline = |layout: &wgpu::PipelineLayout, kind: PipelineKind<'_>| {
-            let targets = [Some(wgpu::ColorTargetState {
-                format,
-                blend: kind.blend,
-                write_mask: wgpu::ColorWrites::ALL,
-            })];
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(kind.label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module: kind.module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &kind.buffers.iter().cloned().map(Some).collect::<Vec<_>>(),
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: kind.topology,
-                    cull_mode: kind.cull,
-                    front_face: kind.front_face,
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(kind.depth_write),
-                    depth_compare: Some(if kind.depth_test {
-                        wgpu::CompareFunction::LessEqual
-                    } else {
-                        wgpu::CompareFunction::Always
-                    }),
-                    stencil: Default::default(),
-                    bias: Default::default(),
-                }),
-                multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
-                fragment: Some(wgpu::FragmentState {
-                    module: kind.module,
-                    entry_point: Some(kind.fragment),
-                    compilation_options: Default::default(),
-                    targets: &targets,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let mesh = |label, blend, depth_write, cull| PipelineKind {
-            label,
-            module: &mesh_module,
-            fragment: "fs_main",
-            buffers: &mesh_buffers,
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            blend,
-            depth_write,
-            depth_test: true,
-            cull,
-            front_face: wgpu::FrontFace::Cw,
-        };
-        let additive_blend = wgpu::BlendState {
-            color: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::SrcAlpha,
-                dst_factor: wgpu::BlendFactor::One,
-                operation: wgpu::BlendOperation::Add,
-            },
-            alpha: wgpu::BlendComponent::OVER,
-        };
-        let overlay = |label, topology, depth_test| PipelineKind {
-            label,
-            module: &overlay_module,
-            fragment: "fs_main",
-            buffers: &overlay_buffers,
-            topology,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            depth_write: false,
-            depth_test,
-            cull: None,
-            front_face: wgpu::FrontFace::Cw,
-        };
         Self {
-            meshes: [Some(wgpu::Face::Back), None].map(|cull| MeshPipelines {
-                opaque: pipeline(&mesh_layout, mesh("mesh opaque", None, true, cull)),
-                blended: pipeline(
-                    &mesh_layout,
-                    mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, cull),
-                ),
-                additive: pipeline(&mesh_layout, mesh("mesh additive", Some(additive_blend), false, cull)),
-            }),
-            wire: pipeline(
-                &mesh_layout,
-                PipelineKind {
-                    label: "mesh wireframe",
-                    fragment: "fs_wire",
-                    topology: wgpu::PrimitiveTopology::LineList,
-                    ..mesh("", None, false, None)
-                },
-            ),
-            lines: [
-                pipeline(&overlay_layout, overlay("overlay lines", wgpu::PrimitiveTopology::LineList, true)),
-                pipeline(
-                    &overlay_layout,
-                    overlay("overlay lines x-ray", wgpu::PrimitiveTopology::LineList, false),
-                ),
-            ],
-            solids: [
-                pipeline(
-                    &overlay_layout,
-                    overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, true),
-                ),
-                pipeline(
-                    &overlay_layout,
-                    overlay("overlay solids x-ray", wgpu::PrimitiveTopology::TriangleList, false),
-                ),
-            ],
+            pipelines: Pipelines::new(device, format, sample_count, &frame_layout, &texture_layout),
             device: context.device.clone(),
             queue: context.queue.clone(),
             format,
@@ -455,19 +290,18 @@ impl Renderer {
                         pass.set_bind_group(1, &texture.bind_group, &[]);
                         pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                         if options.mesh {
-                            let pipelines =
-                                &self.meshes[usize::from(options.double_sided || texture.double_sided)];
-                            let pipeline = match (blend, translucent) {
-                                (Blend::Additive, _) => &pipelines.additive,
-                                (Blend::Translucent, _) | (Blend::Opaque, true) => &pipelines.blended,
-                                (Blend::Opaque, false) => &pipelines.opaque,
+                            let blend = match (blend, translucent) {
+                                (Blend::Additive, _) => MeshBlend::Additive,
+                                (Blend::Translucent, _) | (Blend::Opaque, true) => MeshBlend::Blended,
+                                (Blend::Opaque, false) => MeshBlend::Opaque,
                             };
-                            pass.set_pipeline(pipeline);
+                            let double_sided = options.double_sided || texture.double_sided;
+                            pass.set_pipeline(self.pipelines.get(PipelineId::Mesh { blend, double_sided }));
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.index_count, 0, 0..1);
                         }
                         if options.wireframe && mesh.edge_count > 0 {
-                            pass.set_pipeline(&self.wire);
+                            pass.set_pipeline(self.pipelines.get(PipelineId::Wire));
                             pass.set_index_buffer(mesh.edges.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.edge_count, 0, 0..1);
                         }
@@ -475,20 +309,19 @@ impl Renderer {
                 }
             }
         }
-        let xray = usize::from(options.xray);
         if let Some(buffer) = self.solid_buffer.as_ref().filter(|_| self.solid_count > 0) {
-            pass.set_pipeline(&self.solids[xray]);
+            pass.set_pipeline(self.pipelines.get(PipelineId::Solids { xray: options.xray }));
             pass.set_vertex_buffer(0, buffer.slice(..));
             pass.draw(0..self.solid_count, 0..1);
         }
         if let Some(buffer) = self.line_buffer.as_ref().filter(|_| self.line_count > 0) {
             pass.set_vertex_buffer(0, buffer.slice(..));
             if self.line_on_top > 0 {
-                pass.set_pipeline(&self.lines[xray]);
+                pass.set_pipeline(self.pipelines.get(PipelineId::Lines { xray: options.xray }));
                 pass.draw(0..self.line_on_top, 0..1);
             }
             if self.line_count > self.line_on_top {
-                pass.set_pipeline(&self.lines[1]);
+                pass.set_pipeline(self.pipelines.get(PipelineId::Lines { xray: true }));
                 pass.draw(self.line_on_top..self.line_count, 0..1);
             }
         }

@@ -8,7 +8,7 @@ use glam::{Affine3A, Vec3A};
 use studio_source::SourceModel;
 use studio_source::{StripGroup, Vertex, VtxMesh};
 
-use crate::gpu_types::{MeshVertex, NORMAL_FOLLOWS_WEIGHTS};
+use crate::gpu_types::MeshVertex;
 use crate::scene::{
     FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
 };
@@ -28,19 +28,12 @@ pub fn missing_material(name: &str) -> RenderMaterial {
 
 /// A `.vvd` vertex for the mesh shader: its weights past `numbones` are 0.
 fn mesh_vertex(v: &Vertex) -> MeshVertex {
-    let mut bones = [0u8; 4];
-    let mut weights = [0.0f32; 4];
+    let mut bones = [0u8; 3];
+    let mut weights = [0.0f32; 3];
     let used = usize::from(v.num_bones).min(3);
     bones[..used].copy_from_slice(&v.bones[..used]);
     weights[..used].copy_from_slice(&v.weights[..used]);
-    MeshVertex {
-        position: v.position.to_array(),
-        normal: v.normal.to_array(),
-        texel: v.uv.to_array(),
-        bones,
-        weights,
-        normal_bone: NORMAL_FOLLOWS_WEIGHTS,
-    }
+    MeshVertex::weighted(v.position.to_array(), v.normal.to_array(), v.uv.to_array(), bones, weights)
 }
 
 /// The triangles of one strip group, as indices of the mesh's vertices (`origMeshVertID`),

@@ -126,11 +126,10 @@ fn the_cheap_set_draws_its_own_boxes() {
 
 /// CPU skinning: the weighted sum of the vertex under each of its bones' skinning matrices.
 fn skin(vertex: &MeshVertex, skinning: &[Affine3A]) -> Vec3 {
-    (0..4)
-        .filter(|&j| vertex.weights[j] > 0.0)
-        .map(|j| {
-            skinning[usize::from(vertex.bones[j])].transform_point3(Vec3::from(vertex.position))
-                * vertex.weights[j]
+    vertex
+        .position_bones()
+        .map(|(bone, weight)| {
+            skinning[usize::from(bone)].transform_point3(Vec3::from(vertex.position)) * weight
         })
         .sum()
 }

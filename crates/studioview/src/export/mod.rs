@@ -92,20 +92,20 @@ pub fn meshes(
             let scale = material.and_then(|m| render.materials.get(m)).map_or([1.0, 1.0], |m| m.texel_scale);
             let vertex = |i: u32| -> Option<ExportVertex> {
                 let v = mesh.vertices.get(i as usize)?;
-                let (position, normal) = if v.normal_bone == studio_render::gpu_types::NORMAL_FOLLOWS_WEIGHTS
-                {
-                    (Vec3::from(v.position), Vec3::from(v.normal))
-                } else {
-                    let at = bind(usize::from(v.bones[0])).unwrap_or(Affine3A::IDENTITY);
-                    let turn = bind(v.normal_bone as usize).unwrap_or(Affine3A::IDENTITY);
-                    (at.transform_point3(v.position.into()), turn.transform_vector3(v.normal.into()))
-                };
+                // GoldSrc vertices are in their bones' space, and `bind` takes them to the bind
+                // pose; Source vertices are in it already, and `bind` gives nothing.
+                let (mut position, mut normal) = (Vec3::from(v.position), Vec3::from(v.normal));
+                if v.position_bones().any(|(b, _)| bind(usize::from(b)).is_some()) {
+                    let at = |b: u8| bind(usize::from(b)).unwrap_or(Affine3A::IDENTITY);
+                    position = v.position_bones().map(|(b, w)| at(b).transform_point3(position) * w).sum();
+                    normal = v.normal_bones().map(|(b, w)| at(b).transform_vector3(normal) * w).sum();
+                }
                 Some(ExportVertex {
                     position,
                     normal,
                     uv: [v.texel[0] * scale[0], v.texel[1] * scale[1]],
                     joints: v.bones.map(u16::from),
-                    weights: v.weights,
+                    weights: [v.weights[0], v.weights[1], v.weights[2], 0.0],
                 })
             };
             let triangles: Vec<[ExportVertex; 3]> = mesh

@@ -1,0 +1,264 @@
+//! The renderer's pipelines, each created the first time a draw needs it.
+//!
+//! There are eleven (mesh: three blends × culling or not; wireframe; lines and translucent
+//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them. Creating
+//! one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised), so creating
+//! all of them up front put 20 ms before the viewer's first frame.
+
+use std::sync::OnceLock;
+
+use crate::gpu_types::{MeshVertex, OverlayVertex};
+use crate::renderer::DEPTH_FORMAT;
+use crate::shaders;
+
+/// How a mesh's texels combine with what is behind them: the pipeline's blend state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MeshBlend {
+    /// Opaque, depth written.
+    Opaque,
+    /// Alpha-blended, depth tested only.
+    Blended,
+    /// Added, depth tested only.
+    Additive,
+}
+
+/// One of the renderer's pipelines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PipelineId {
+    /// The textured mesh; `double_sided` draws back faces too.
+    Mesh { blend: MeshBlend, double_sided: bool },
+    /// The mesh's triangle edges.
+    Wire,
+    /// Overlay lines; x-ray ones are drawn over everything.
+    Lines { xray: bool },
+    /// Translucent overlay triangles.
+    Solids { xray: bool },
+}
+
+/// How many pipelines there are.
+const COUNT: usize = 11;
+
+impl PipelineId {
+    /// Each pipeline's place in [`Pipelines`].
+    fn slot(self) -> usize {
+        match self {
+            Self::Mesh { blend, double_sided } => {
+                let blend = match blend {
+                    MeshBlend::Opaque => 0,
+                    MeshBlend::Blended => 1,
+                    MeshBlend::Additive => 2,
+                };
+                blend + 3 * usize::from(double_sided)
+            }
+            Self::Wire => 6,
+            Self::Lines { xray } => 7 + usize::from(xray),
+            Self::Solids { xray } => 9 + usize::from(xray),
+        }
+    }
+}
+
+/// Shader modules, layouts and the pipelines made so far, for one colour format and sample
+/// count.
+#[derive(Debug)]
+pub(crate) struct Pipelines {
+    device: wgpu::Device,
+    format: wgpu::TextureFormat,
+    sample_count: u32,
+    mesh_module: wgpu::ShaderModule,
+    overlay_module: wgpu::ShaderModule,
+    mesh_layout: wgpu::PipelineLayout,
+    overlay_layout: wgpu::PipelineLayout,
+    made: [OnceLock<wgpu::RenderPipeline>; COUNT],
+}
+
+impl Pipelines {
+    /// Compiles the shaders; makes no pipeline yet. The mesh takes bind groups `frame` and
+    /// `texture`, the overlays `frame` alone.
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        sample_count: u32,
+        frame: &wgpu::BindGroupLayout,
+        texture: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let module = |label, source: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        };
+        let layout = |label, groups: &[Option<&wgpu::BindGroupLayout>]| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: groups,
+                immediate_size: 0,
+            })
+        };
+        Self {
+            device: device.clone(),
+            format,
+            sample_count,
+            mesh_module: module("mesh.wgsl", shaders::MESH),
+            overlay_module: module("overlay.wgsl", shaders::OVERLAY),
+            mesh_layout: layout("mesh pipeline layout", &[Some(frame), Some(texture)]),
+            overlay_layout: layout("overlay pipeline layout", &[Some(frame)]),
+            made: Default::default(),
+        }
+    }
+
+    /// The pipeline `id`, made now if no draw needed it before.
+    pub(crate) fn get(&self, id: PipelineId) -> &wgpu::RenderPipeline {
+        self.made[id.slot()].get_or_init(|| self.make(id))
+    }
+
+    fn make(&self, id: PipelineId) -> wgpu::RenderPipeline {
+        let mesh_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<MeshVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![
+                0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint8x4, 4 => Float32x3, 5 => Float32x3
+            ],
+        })];
+        let overlay_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<OverlayVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
+        })];
+        let mesh = |label, blend, depth_write, double_sided: bool| PipelineKind {
+            label,
+            module: &self.mesh_module,
+            layout: &self.mesh_layout,
+            fragment: "fs_main",
+            buffers: &mesh_buffers,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            blend,
+            depth_write,
+            depth_test: true,
+            cull: (!double_sided).then_some(wgpu::Face::Back),
+        };
+        let overlay = |label, topology, xray: bool| PipelineKind {
+            label,
+            module: &self.overlay_module,
+            layout: &self.overlay_layout,
+            fragment: "fs_main",
+            buffers: &overlay_buffers,
+            topology,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            depth_write: false,
+            depth_test: !xray,
+            cull: None,
+        };
+        let additive = wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::SrcAlpha,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent::OVER,
+        };
+        let kind = match id {
+            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided } => {
+                mesh("mesh opaque", None, true, double_sided)
+            }
+            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided } => {
+                mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided)
+            }
+            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided } => {
+                mesh("mesh additive", Some(additive), false, double_sided)
+            }
+            PipelineId::Wire => PipelineKind {
+                label: "mesh wireframe",
+                fragment: "fs_wire",
+                topology: wgpu::PrimitiveTopology::LineList,
+                ..mesh("", None, false, true)
+            },
+            PipelineId::Lines { xray } => overlay("overlay lines", wgpu::PrimitiveTopology::LineList, xray),
+            PipelineId::Solids { xray } => {
+                overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, xray)
+            }
+        };
+        self.create(&kind)
+    }
+
+    fn create(&self, kind: &PipelineKind<'_>) -> wgpu::RenderPipeline {
+        let targets = [Some(wgpu::ColorTargetState {
+            format: self.format,
+            blend: kind.blend,
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        self.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(kind.label),
+            layout: Some(kind.layout),
+            vertex: wgpu::VertexState {
+                module: kind.module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: kind.buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: kind.topology,
+                cull_mode: kind.cull,
+                // Half-Life's triangle commands are clockwise seen from the front (its renderer
+                // culls `GL_FRONT` with OpenGL's counter-clockwise default).
+                front_face: wgpu::FrontFace::Cw,
+                ..Default::default()
+            },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(kind.depth_write),
+                depth_compare: Some(if kind.depth_test {
+                    wgpu::CompareFunction::LessEqual
+                } else {
+                    wgpu::CompareFunction::Always
+                }),
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: wgpu::MultisampleState { count: self.sample_count, ..Default::default() },
+            fragment: Some(wgpu::FragmentState {
+                module: kind.module,
+                entry_point: Some(kind.fragment),
+                compilation_options: Default::default(),
+                targets: &targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+}
+
+/// Everything that differs between the pipelines.
+struct PipelineKind<'a> {
+    label: &'a str,
+    module: &'a wgpu::ShaderModule,
+    layout: &'a wgpu::PipelineLayout,
+    fragment: &'a str,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    topology: wgpu::PrimitiveTopology,
+    blend: Option<wgpu::BlendState>,
+    depth_write: bool,
+    depth_test: bool,
+    cull: Option<wgpu::Face>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pipeline_has_its_own_slot() {
+        let mut ids = vec![PipelineId::Wire];
+        for xray in [false, true] {
+            ids.push(PipelineId::Lines { xray });
+            ids.push(PipelineId::Solids { xray });
+        }
+        for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
+            for double_sided in [false, true] {
+                ids.push(PipelineId::Mesh { blend, double_sided });
+            }
+        }
+        let mut slots: Vec<usize> = ids.iter().map(|id| id.slot()).collect();
+        slots.sort_unstable();
+        assert_eq!(slots, (0..COUNT).collect::<Vec<_>>());
+    }
+}
