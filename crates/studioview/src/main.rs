@@ -109,6 +109,12 @@ enum Command {
         #[arg(long)]
         seq: Option<String>,
     },
+    /// The viewer's helper: compiles the viewport's shaders into Mesa's shader cache.
+    #[command(name = "warm-shaders", hide = true)]
+    WarmShaders {
+        /// The model the viewer opens.
+        model: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -145,6 +151,7 @@ fn main() -> ExitCode {
             export::run(model.as_deref(), &out, &options)
         }
         Command::Qc { model } => studioview::edit::qc::run(&model),
+        Command::WarmShaders { model } => app::warmup::run_helper(model),
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())
         }

@@ -6,6 +6,7 @@ pub mod editing;
 pub mod settings;
 pub mod state;
 pub mod ui;
+pub mod warmup;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -131,6 +132,12 @@ impl StudioApp {
     pub fn from_creation_context(cc: &eframe::CreationContext<'_>, model: Option<PathBuf>) -> Self {
         let settings = cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
         Self::new(settings, model)
+    }
+
+    /// Tells `warmup` the stored settings, and holds the viewport's first draw for it.
+    fn warm_up(&mut self, mut warmup: warmup::Warmup, ctx: &egui::Context) {
+        warmup.tell(&self.state.settings, ctx);
+        self.viewport.hold(warmup, ctx);
     }
 
     /// Runs commands from keys and dropped files.
@@ -361,7 +368,9 @@ impl StudioApp {
         // without changing); otherwise egui waits for input. A window without vertical sync (a
         // software renderer, a virtual display) would otherwise draw as fast as the processor
         // allows, for frames no screen shows.
-        self.next_frame = self.state.animating().then(|| {
+        // Nor while the viewport holds its first draw for the shader warm-up: a frame then
+        // would show no motion and take the processor from the compiler.
+        self.next_frame = (self.state.animating() && !self.viewport.holding()).then(|| {
             let interval = if self.viewport.is_software() {
                 SOFTWARE_PLAYBACK_FRAME_INTERVAL
             } else {
@@ -397,19 +406,12 @@ impl eframe::App for StudioApp {
 /// wherever Vulkan works.
 pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
     use eframe::egui_wgpu::{WgpuSetup, WgpuSetupCreateNew, WgpuSetupExisting};
-    use eframe::wgpu;
     let setup = || -> Option<WgpuSetup> {
-        if wgpu::Backends::from_env().is_some() {
-            return None;
-        }
-        // eframe's own preference: the discrete GPU of a laptop with two.
-        let (instance, adapter) =
-            studio_render::request_adapter(wgpu::Backends::PRIMARY, wgpu::PowerPreference::HighPerformance)
-                .ok()?;
+        let (instance, adapter) = window_adapter()?;
         // The device eframe's own setup asks for.
-        let device = wgpu::DeviceDescriptor {
+        let device = eframe::wgpu::DeviceDescriptor {
             label: Some("egui wgpu device"),
-            required_limits: wgpu::Limits { max_texture_dimension_2d: 8192, ..wgpu::Limits::default() },
+            required_limits: eframe::wgpu::Limits { max_texture_dimension_2d: 8192, ..Default::default() },
             ..Default::default()
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&device)).ok()?;
@@ -419,18 +421,48 @@ pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
 }
 
+/// The adapter of the window's renderer (see [`wgpu_options`]): on the primary backends, or
+/// `None` where `WGPU_BACKEND` leaves the choice to eframe or they offer none.
+pub fn window_adapter() -> Option<(eframe::wgpu::Instance, eframe::wgpu::Adapter)> {
+    use eframe::wgpu;
+    if wgpu::Backends::from_env().is_some() {
+        return None;
+    }
+    // eframe's own preference: the discrete GPU of a laptop with two.
+    studio_render::request_adapter(wgpu::Backends::PRIMARY, wgpu::PowerPreference::HighPerformance).ok()
+}
+
 /// Opens the viewer window.
 pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
+    // First: the helper opens its own Vulkan instance while this process opens its own.
+    let mut warmup = warmup::Warmup::spawn(model.as_deref());
+    let wgpu_options = wgpu_options();
+    let software = match &wgpu_options.wgpu_setup {
+        eframe::egui_wgpu::WgpuSetup::Existing(setup) => {
+            setup.adapter.get_info().device_type == eframe::wgpu::DeviceType::Cpu
+        }
+        _ => false,
+    };
+    if !software {
+        // Stops it: a GPU compiles as pipelines are made.
+        warmup = None;
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
-        wgpu_options: wgpu_options(),
+        wgpu_options,
         ..Default::default()
     };
     let result = eframe::run_native(
         "studioview",
         options,
-        Box::new(move |cc| Ok(Box::new(StudioApp::from_creation_context(cc, model)))),
+        Box::new(move |cc| {
+            let mut app = StudioApp::from_creation_context(cc, model);
+            if let Some(warmup) = warmup {
+                app.warm_up(warmup, &cc.egui_ctx);
+            }
+            Ok(Box::new(app))
+        }),
     );
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

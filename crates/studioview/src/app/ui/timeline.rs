@@ -99,7 +99,9 @@ pub fn log_ui(ui: &mut egui::Ui, state: &AppState) {
                 super::fit::colored_label(ui, text.as_str(), Some(colour));
             }
             // A new message scrolls into view (sticking to the bottom alone misses the first
-            // message that overflows the list).
+            // message that overflows the list), at once: an animated scroll is a few more
+            // frames, each of which redraws the window, and the first message comes as the
+            // viewer starts.
             let seen = ui.scope_id().with("messages seen");
             let count = state.messages.len();
             let before = ui.ctx().data_mut(|d| {
@@ -108,7 +110,10 @@ pub fn log_ui(ui: &mut egui::Ui, state: &AppState) {
                 before
             });
             if before != Some(count) {
-                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+                ui.scroll_to_cursor_animation(
+                    Some(egui::Align::BOTTOM),
+                    egui::style::ScrollAnimation::none(),
+                );
             }
         });
     });

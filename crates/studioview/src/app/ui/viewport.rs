@@ -5,6 +5,7 @@
 use studio_render::{GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
 
 use crate::app::state::{AppState, Level};
+use crate::app::warmup::Warmup;
 
 /// How egui samples the viewport's image. The image has the viewport's size in pixels, so
 /// nearest would be exact and a quarter of the loads on a software renderer, but egui's other
@@ -45,6 +46,9 @@ pub struct Viewport {
     drag: Option<super::handles::HandleDrag>,
     /// Where the viewport was last laid out (`None` before its first frame).
     pub rect: Option<egui::Rect>,
+    /// The helper compiling the shaders of the first draw, until it is done, and egui's
+    /// animation time to restore then.
+    warmup: Option<(Warmup, f32)>,
 }
 
 impl Viewport {
@@ -70,6 +74,21 @@ impl Viewport {
                 software,
             }
         })
+    }
+
+    /// Holds the first draw until `warmup` is done (or has taken too long). Meanwhile egui
+    /// does not animate: the window's first frames fade scroll bars in, and each such frame
+    /// redraws the whole window on a processor the helper needs, for a window that shows no
+    /// model yet.
+    pub fn hold(&mut self, warmup: Warmup, ctx: &egui::Context) {
+        let animation_time = ctx.global_style().animation_time;
+        ctx.all_styles_mut(|style| style.animation_time = 0.0);
+        self.warmup = Some((warmup, animation_time));
+    }
+
+    /// Whether the viewport holds its first draw for the shader warm-up.
+    pub fn holding(&self) -> bool {
+        self.warmup.is_some()
     }
 
     /// Whether the viewport draws through a software renderer (false before its first frame).
@@ -109,6 +128,10 @@ impl Viewport {
         );
         let options = state.render_options();
         let screenshot = std::mem::take(&mut self.screenshot);
+        let hold = self.warmup.as_ref().is_some_and(|(w, _)| w.holds(ui.ctx()));
+        if !hold && let Some((_, animation_time)) = self.warmup.take() {
+            ui.ctx().all_styles_mut(|style| style.animation_time = animation_time);
+        }
         let gpu = self.gpu(render_state);
         let identity = state.scene_identity();
         if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
@@ -148,7 +171,10 @@ impl Viewport {
             options,
             size: pixels,
         };
-        if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
+        if hold {
+            // The background only: the helper process is compiling its shaders.
+            clear(gpu, &options);
+        } else if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
             draw(gpu, state, &options, screenshot);
             gpu.drawn = Some(drawn);
         }
@@ -163,6 +189,14 @@ impl Viewport {
         labels(ui, rect, state);
         super::handles::handles_ui(ui, rect, state, &mut self.drag);
     }
+}
+
+/// Fills the viewport's texture with the background.
+fn clear(gpu: &Gpu, options: &RenderOptions) {
+    let Some(target) = &gpu.target else { return };
+    let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
+    target.pass(&mut encoder, options.background, |_| {});
+    gpu.context.queue.submit([encoder.finish()]);
 }
 
 /// Renders the scene into the viewport's texture (and, when asked, saves it).

@@ -1,0 +1,70 @@
+//! The viewer's shader warm-up helper (`studioview warm-shaders`): on a software renderer it
+//! compiles what the viewport's first draw uses into Mesa's shader cache, and what the stored
+//! settings add; run again, it finds all of it there.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use studioview::app::settings::Settings;
+
+fn scratch(name: &str) -> PathBuf {
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
+}
+
+/// Runs the helper on the demo model with Mesa's cache under `cache`, writing `stdin` to it.
+fn warm(cache: &Path, stdin: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
+        .arg("warm-shaders")
+        .env("XDG_CACHE_HOME", cache)
+        .env_remove("MESA_SHADER_CACHE_DIR")
+        .env_remove("MESA_SHADER_CACHE_DISABLE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run studioview warm-shaders");
+    let mut input = child.stdin.take().expect("the helper's stdin");
+    input.write_all(stdin.as_bytes()).expect("write the settings");
+    drop(input);
+    assert!(child.wait().expect("wait for the helper").success());
+}
+
+/// Files in Mesa's shader cache under `cache`.
+fn cached(cache: &Path) -> usize {
+    fn count(dir: &Path) -> usize {
+        std::fs::read_dir(dir).map_or(0, |entries| {
+            entries
+                .flatten()
+                .map(|e| if e.path().is_dir() { count(&e.path()) } else { usize::from(e.path().is_file()) })
+                .sum()
+        })
+    }
+    count(&cache.join("mesa_shader_cache"))
+}
+
+#[test]
+fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
+    let software = studioview::app::window_adapter()
+        .is_some_and(|(_, adapter)| adapter.get_info().device_type == eframe::wgpu::DeviceType::Cpu);
+    let cache = scratch("warm-shaders-cache");
+    if !software {
+        // On a GPU the helper stops at once; CI installs Mesa's software renderer.
+        assert!(std::env::var_os("CI").is_none(), "no software Vulkan adapter in CI");
+        warm(&cache, "");
+        eprintln!("note: no software adapter; the helper only checked that it stops");
+        return;
+    }
+    // No settings (the viewer closed its end): the default view's shaders alone.
+    warm(&cache, "");
+    let first = cached(&cache);
+    assert!(first > 0, "the helper compiled nothing into Mesa's cache");
+    // The same view again: all of it is in the cache already.
+    let defaults = serde_json::to_string(&Settings::default()).unwrap();
+    warm(&cache, &format!("{defaults}\n"));
+    assert_eq!(cached(&cache), first, "the default view compiled again");
+    // Stored settings that show a wireframe and hit boxes: their pipelines are compiled too.
+    let more = Settings { wireframe: true, hitboxes: true, ..Settings::default() };
+    warm(&cache, &format!("{}\n", serde_json::to_string(&more).unwrap()));
+    assert!(cached(&cache) > first, "the stored settings' pipelines were not compiled");
+}
