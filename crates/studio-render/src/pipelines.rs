@@ -172,9 +172,17 @@ impl Pipelines {
                 topology: wgpu::PrimitiveTopology::LineList,
                 ..mesh("", None, false, true)
             },
-            PipelineId::Lines { xray } => overlay("overlay lines", wgpu::PrimitiveTopology::LineList, xray),
-            PipelineId::Solids { xray } => {
-                overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, xray)
+            PipelineId::Lines { xray: false } => {
+                overlay("overlay lines", wgpu::PrimitiveTopology::LineList, false)
+            }
+            PipelineId::Lines { xray: true } => {
+                overlay("overlay lines x-ray", wgpu::PrimitiveTopology::LineList, true)
+            }
+            PipelineId::Solids { xray: false } => {
+                overlay("overlay solids", wgpu::PrimitiveTopology::TriangleList, false)
+            }
+            PipelineId::Solids { xray: true } => {
+                overlay("overlay solids x-ray", wgpu::PrimitiveTopology::TriangleList, true)
             }
         };
         self.create(&kind)

@@ -95,7 +95,7 @@ pub fn meshes(
                 // GoldSrc vertices are in their bones' space, and `bind` takes them to the bind
                 // pose; Source vertices are in it already, and `bind` gives nothing.
                 let (mut position, mut normal) = (Vec3::from(v.position), Vec3::from(v.normal));
-                if v.position_bones().any(|(b, _)| bind(usize::from(b)).is_some()) {
+                if v.position_bones().chain(v.normal_bones()).any(|(b, _)| bind(usize::from(b)).is_some()) {
                     let at = |b: u8| bind(usize::from(b)).unwrap_or(Affine3A::IDENTITY);
                     position = v.position_bones().map(|(b, w)| at(b).transform_point3(position) * w).sum();
                     normal = v.normal_bones().map(|(b, w)| at(b).transform_vector3(normal) * w).sum();
