@@ -33,6 +33,12 @@ pub fn request_adapter(
     Ok((instance, adapter))
 }
 
+/// Whether `adapter` is a CPU (a software renderer such as lavapipe or llvmpipe), where every
+/// sample is paid for by the processor and shaders are compiled at their first draw.
+pub fn is_software(adapter: &wgpu::Adapter) -> bool {
+    adapter.get_info().device_type == wgpu::DeviceType::Cpu
+}
+
 /// Instance, adapter, device and queue.
 #[derive(Debug, Clone)]
 pub struct GpuContext {
@@ -79,10 +85,9 @@ impl GpuContext {
         Ok(Self { instance, adapter, device, queue })
     }
 
-    /// Whether the adapter is a CPU (a software renderer such as lavapipe or llvmpipe), where
-    /// every sample is paid for by the processor.
+    /// Whether the adapter is a software renderer ([`is_software`]).
     pub fn is_software(&self) -> bool {
-        self.adapter.get_info().device_type == wgpu::DeviceType::Cpu
+        is_software(&self.adapter)
     }
 
     /// Samples per pixel for an interactive view: 1 on a software renderer (where 4× MSAA costs

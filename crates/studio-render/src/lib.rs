@@ -28,7 +28,7 @@ pub mod source;
 mod texture;
 
 pub use camera::OrbitCamera;
-pub use context::{GpuContext, RenderError, request_adapter};
+pub use context::{GpuContext, RenderError, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};

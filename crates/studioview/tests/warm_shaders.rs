@@ -45,8 +45,8 @@ fn cached(cache: &Path) -> usize {
 
 #[test]
 fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
-    let software = studioview::app::window_adapter()
-        .is_some_and(|(_, adapter)| adapter.get_info().device_type == eframe::wgpu::DeviceType::Cpu);
+    let software =
+        studioview::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
     let cache = scratch("warm-shaders-cache");
     if !software {
         // On a GPU the helper stops at once; CI installs Mesa's software renderer.

@@ -438,9 +438,7 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
     let mut warmup = warmup::Warmup::spawn(model.as_deref());
     let wgpu_options = wgpu_options();
     let software = match &wgpu_options.wgpu_setup {
-        eframe::egui_wgpu::WgpuSetup::Existing(setup) => {
-            setup.adapter.get_info().device_type == eframe::wgpu::DeviceType::Cpu
-        }
+        eframe::egui_wgpu::WgpuSetup::Existing(setup) => studio_render::is_software(&setup.adapter),
         _ => false,
     };
     if !software {

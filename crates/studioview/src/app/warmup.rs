@@ -140,7 +140,7 @@ impl Helper {
     /// `None` unless the adapter the viewer's window takes is a software renderer.
     fn new(model: Option<PathBuf>) -> Option<Self> {
         let (instance, adapter) = crate::app::window_adapter()?;
-        if adapter.get_info().device_type != wgpu::DeviceType::Cpu {
+        if !studio_render::is_software(&adapter) {
             return None;
         }
         let descriptor =

@@ -138,7 +138,8 @@ impl Viewport {
             gpu.model = Some((identity, gpu.renderer.upload(&state.render_model())));
             gpu.drawn = None;
         }
-        if gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels) {
+        let resized = gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels);
+        if resized {
             let target = OffscreenTarget::with_usage(
                 &gpu.context,
                 pixels.0,
@@ -172,8 +173,11 @@ impl Viewport {
             size: pixels,
         };
         if hold {
-            // The background only: the helper process is compiling its shaders.
-            clear(gpu, &options);
+            // The background only, once per texture: the helper process is compiling the
+            // scene's shaders.
+            if resized {
+                clear(gpu, &options);
+            }
         } else if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
             draw(gpu, state, &options, screenshot);
             gpu.drawn = Some(drawn);
