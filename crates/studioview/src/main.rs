@@ -110,7 +110,7 @@ enum Command {
         seq: Option<String>,
     },
     /// The viewer's helper: compiles the viewport's shaders into Mesa's shader cache.
-    #[command(name = "warm-shaders", hide = true)]
+    #[command(name = app::warmup::SUBCOMMAND, hide = true)]
     WarmShaders {
         /// The model the viewer opens.
         model: Option<PathBuf>,

@@ -116,8 +116,10 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     let defaults = helper.state.render_options();
     helper.draw(&defaults);
     let mut line = String::new();
-    let told = std::io::stdin().lock().read_line(&mut line).is_ok_and(|n| n > 0);
-    if let Some(settings) = told.then(|| serde_json::from_str::<Settings>(&line).ok()).flatten() {
+    // Nothing to read (the viewer closed its end) or no settings: the default view alone.
+    if std::io::stdin().lock().read_line(&mut line).is_ok()
+        && let Ok(settings) = serde_json::from_str::<Settings>(&line)
+    {
         helper.state.settings = settings;
         let options = helper.state.render_options();
         if options != defaults {
