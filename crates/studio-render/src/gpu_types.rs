@@ -22,10 +22,10 @@ pub struct FrameUniform {
     pub wire_color: [f32; 4],
 }
 
-/// `Bones` in `mesh.wgsl`: every bone's model-space transform.
+/// `Bones` in `mesh.wgsl`, a read-only storage buffer: every bone's skinning transform.
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
-pub struct BonesUniform {
+pub struct BonesBuffer {
     /// Column-major 4×4 matrices.
     pub model_from_bone: [[[f32; 4]; 4]; MAX_BONES],
 }

@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
-use crate::gpu_types::{BonesUniform, FrameUniform, MAX_BONES, OverlayVertex};
+use crate::gpu_types::{BonesBuffer, FrameUniform, MAX_BONES, OverlayVertex};
 use crate::overlay::{Overlay, OverlayOptions};
 use crate::pipelines::{MeshBlend, PipelineId, Pipelines};
 use crate::scene::{Blend, FramePose, RenderModel};
@@ -85,7 +85,7 @@ pub struct Renderer {
     line_count: u32,
     line_on_top: u32,
     solid_count: u32,
-    bones: Box<BonesUniform>,
+    bones: Box<BonesBuffer>,
     overlay: Overlay,
     belt: wgpu::util::StagingBelt,
 }
@@ -115,7 +115,16 @@ impl Renderer {
             label: Some("frame bind group layout"),
             entries: &[
                 uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT),
-                uniform_entry(1, wgpu::ShaderStages::VERTEX),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::VERTEX,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
             ],
         });
         let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -147,9 +156,9 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let bones_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("bones uniform"),
-            size: size_of::<BonesUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            label: Some("bones"),
+            size: size_of::<BonesBuffer>() as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
