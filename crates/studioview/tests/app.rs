@@ -377,3 +377,19 @@ fn a_one_frame_sequence_asks_for_no_frames_while_playing() {
     let mut app = StudioApp::new(Settings::default(), None);
     assert!(app.state.animating(), "the demo's idle moves");
 }
+
+/// `app::run` opens the window with the title the viewer's first frame sets, for the demo
+/// model and for a model given on the command line: a title that a frame changes costs
+/// another frame while the window opens.
+#[test]
+fn the_window_opens_with_the_title_of_its_first_frame() {
+    let mut demo = harness(StudioApp::new(Settings::default(), None));
+    demo.run_steps(1);
+    assert_eq!(demo.state().title(), studioview::app::window_title(None, false));
+
+    let Some(shared) = studio_testing::shared() else { return };
+    let model = shared.join("models/ns/soldier.mdl");
+    let mut h = harness(StudioApp::new(Settings::default(), Some(model.clone())));
+    h.run_steps(1);
+    assert_eq!(h.state().title(), studioview::app::window_title(Some(&model), false));
+}

@@ -354,11 +354,7 @@ impl StudioApp {
                     });
                 });
         }
-        let marker = if self.state.is_dirty() { " •" } else { "" };
-        let title = match self.state.path() {
-            Some(path) => format!("studioview — {}{marker}", path.display()),
-            None => format!("studioview — demo model{marker}"),
-        };
+        let title = window_title(self.state.path(), self.state.is_dirty());
         // Only on change: a viewport command makes eframe paint another frame.
         if self.title != title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
@@ -421,6 +417,16 @@ pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
 }
 
+/// The window's title for the model at `path` (the demo model when `None`), with ` •` while
+/// edits are unsaved.
+pub fn window_title(path: Option<&std::path::Path>, dirty: bool) -> String {
+    let marker = if dirty { " •" } else { "" };
+    match path {
+        Some(path) => format!("studioview — {}{marker}", path.display()),
+        None => format!("studioview — demo model{marker}"),
+    }
+}
+
 /// The adapter of the window's renderer (see [`wgpu_options`]): on the primary backends, or
 /// `None` where `WGPU_BACKEND` leaves the choice to eframe or they offer none.
 pub fn window_adapter() -> Option<(eframe::wgpu::Instance, eframe::wgpu::Adapter)> {
@@ -445,8 +451,14 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
         // Stops it: a GPU compiles as pipelines are made.
         warmup = None;
     }
+    // The title the first frame would set, set with the window: a title set by the first
+    // frame costs another frame while the window opens.
+    let title = window_title(model.as_deref(), false);
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]).with_drag_and_drop(true),
+        viewport: egui::ViewportBuilder::default()
+            .with_title(title.clone())
+            .with_inner_size([1280.0, 800.0])
+            .with_drag_and_drop(true),
         renderer: eframe::Renderer::Wgpu,
         wgpu_options,
         ..Default::default()
@@ -456,6 +468,7 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
         options,
         Box::new(move |cc| {
             let mut app = StudioApp::from_creation_context(cc, model);
+            app.title = title;
             if let Some(warmup) = warmup {
                 app.warm_up(warmup, &cc.egui_ctx);
             }
