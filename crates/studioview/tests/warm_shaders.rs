@@ -15,7 +15,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Runs the helper on the demo model with Mesa's cache under `cache`, writing `stdin` to it.
 fn warm(cache: &Path, stdin: &str) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .arg("warm-shaders")
+        .arg(studioview::app::warmup::SUBCOMMAND)
         .env("XDG_CACHE_HOME", cache)
         .env_remove("MESA_SHADER_CACHE_DIR")
         .env_remove("MESA_SHADER_CACHE_DISABLE")

@@ -441,16 +441,14 @@ pub fn window_adapter() -> Option<(eframe::wgpu::Instance, eframe::wgpu::Adapter
 /// Opens the viewer window.
 pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
     // First: the helper opens its own Vulkan instance while this process opens its own.
-    let mut warmup = warmup::Warmup::spawn(model.as_deref());
+    let warmup = warmup::Warmup::spawn(model.as_deref());
     let wgpu_options = wgpu_options();
     let software = match &wgpu_options.wgpu_setup {
         eframe::egui_wgpu::WgpuSetup::Existing(setup) => studio_render::is_software(&setup.adapter),
         _ => false,
     };
-    if !software {
-        // Stops it: a GPU compiles as pipelines are made.
-        warmup = None;
-    }
+    // Dropped, and so stopped, on a GPU: a GPU compiles as pipelines are made.
+    let warmup = warmup.filter(|_| software);
     // The title the first frame would set, set with the window: a title set by the first
     // frame costs another frame while the window opens.
     let title = window_title(model.as_deref(), false);
