@@ -31,7 +31,7 @@ pub use camera::OrbitCamera;
 pub use context::{GpuContext, RenderError, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
-pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
+pub use overlay::{GRID_COLOR, HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
 pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};
 pub use scene::{
     Blend, FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,

@@ -64,6 +64,23 @@ impl Default for RenderOptions {
     }
 }
 
+impl RenderOptions {
+    /// These options with no overlay shown (no grid, skeleton, hit boxes, attachments or
+    /// boxes): the mesh and its wireframe alone, drawn with the mesh's pipelines only.
+    pub fn without_overlays(&self) -> Self {
+        let overlay = OverlayOptions {
+            skeleton: false,
+            hitboxes: false,
+            attachments: false,
+            bounding_box: false,
+            sequence_box: false,
+            grid: false,
+            ..self.overlay
+        };
+        Self { overlay, ..*self }
+    }
+}
+
 /// Pipelines and per-frame buffers for one colour format and sample count.
 #[derive(Debug)]
 pub struct Renderer {

@@ -1,8 +1,8 @@
 //! The viewer's shader warm-up helper (`studioview warm-shaders`): on a software renderer it
 //! compiles what the viewport's first draw uses into Mesa's shader cache, and what the stored
-//! settings add; run again, it finds all of it there.
+//! settings add, saying when the mesh's part is there; run again, it finds all of it there.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -12,22 +12,26 @@ fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
-/// Runs the helper on the demo model with Mesa's cache under `cache`, writing `stdin` to it.
-fn warm(cache: &Path, stdin: &str) {
+/// Runs the helper on the demo model with Mesa's cache under `cache`, writing `stdin` to it;
+/// what it writes.
+fn warm(cache: &Path, stdin: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
         .arg(studioview::app::warmup::SUBCOMMAND)
         .env("XDG_CACHE_HOME", cache)
         .env_remove("MESA_SHADER_CACHE_DIR")
         .env_remove("MESA_SHADER_CACHE_DISABLE")
         .stdin(Stdio::piped())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("run studioview warm-shaders");
     let mut input = child.stdin.take().expect("the helper's stdin");
     input.write_all(stdin.as_bytes()).expect("write the settings");
     drop(input);
+    let mut output = String::new();
+    child.stdout.take().expect("the helper's stdout").read_to_string(&mut output).expect("read the helper");
     assert!(child.wait().expect("wait for the helper").success());
+    output
 }
 
 /// Files in Mesa's shader cache under `cache`.
@@ -51,20 +55,21 @@ fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
     if !software {
         // On a GPU the helper stops at once; CI installs Mesa's software renderer.
         assert!(std::env::var_os("CI").is_none(), "no software Vulkan adapter in CI");
-        warm(&cache, "");
+        assert_eq!(warm(&cache, ""), "", "a helper on a GPU says nothing");
         eprintln!("note: no software adapter; the helper only checked that it stops");
         return;
     }
+    let mesh_ready = format!("{}\n", studioview::app::warmup::MESH_READY);
     // No settings (the viewer closed its end): the default view's shaders alone.
-    warm(&cache, "");
+    assert_eq!(warm(&cache, ""), mesh_ready);
     let first = cached(&cache);
     assert!(first > 0, "the helper compiled nothing into Mesa's cache");
     // The same view again: all of it is in the cache already.
     let defaults = serde_json::to_string(&Settings::default()).unwrap();
-    warm(&cache, &format!("{defaults}\n"));
+    assert_eq!(warm(&cache, &format!("{defaults}\n")), mesh_ready);
     assert_eq!(cached(&cache), first, "the default view compiled again");
     // Stored settings that show a wireframe and hit boxes: their pipelines are compiled too.
     let more = Settings { wireframe: true, hitboxes: true, ..Settings::default() };
-    warm(&cache, &format!("{}\n", serde_json::to_string(&more).unwrap()));
+    assert_eq!(warm(&cache, &format!("{}\n", serde_json::to_string(&more).unwrap())), mesh_ready);
     assert!(cached(&cache) > first, "the stored settings' pipelines were not compiled");
 }

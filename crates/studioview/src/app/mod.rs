@@ -134,8 +134,8 @@ impl StudioApp {
         Self::new(settings, model)
     }
 
-    /// Tells `warmup` the stored settings, and holds the viewport's first draw for it.
-    fn warm_up(&mut self, mut warmup: warmup::Warmup, ctx: &egui::Context) {
+    /// Tells `warmup` the stored settings, and holds the viewport's first draws for it.
+    pub fn warm_up(&mut self, mut warmup: warmup::Warmup, ctx: &egui::Context) {
         warmup.tell(&self.state.settings, ctx);
         self.viewport.hold(warmup, ctx);
     }

@@ -6,11 +6,15 @@
 //! on the soldier. What LLVM makes goes to Mesa's shader cache on disk, which every process
 //! reads before compiling. So the viewer starts a helper, `studioview warm-shaders`, as it
 //! starts itself. The helper opens the model as the viewer will, with default settings, and
-//! draws it once, small, with the viewport's formats; then it reads the viewer's stored
-//! settings from its standard input and, if they show more (hit boxes, a wireframe), draws
-//! again with them. Meanwhile the viewer opens its window and compiles egui's shaders: the two
-//! compile on two processors. The viewport holds its first draw (showing the background) until
-//! the helper has exited, and then finds its shaders in the cache.
+//! draws its mesh once, small, with the viewport's formats; then it reads the viewer's stored
+//! settings from its standard input and, if they draw the mesh differently (a wireframe,
+//! both sides), draws their mesh too. It then says [`MESH_READY`] on its standard output and
+//! goes on to the overlays the settings show (the ground grid, hit boxes…): each overlay
+//! pipeline costs as much to compile as the mesh's own, about 80 ms. Meanwhile the viewer
+//! opens its window and compiles egui's shaders: the two compile on two processors. The
+//! viewport holds its first draw (showing the background) until the mesh is ready, draws the
+//! mesh alone until the helper has exited, and then everything, each time finding its shaders
+//! in the cache.
 //!
 //! A process rather than a thread: what LLVM allocates while compiling stays in the allocator
 //! of the thread that compiled, and a second device's queue thread kept 12 MiB of the viewer's
@@ -21,11 +25,11 @@
 //! one). Where Mesa's cache is turned off the helper's work is lost and the first draw compiles
 //! as before, at most [`HOLD_LIMIT`] later.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use eframe::wgpu;
@@ -41,13 +45,43 @@ pub const HOLD_LIMIT: Duration = Duration::from_millis(1500);
 /// The helper's subcommand.
 pub const SUBCOMMAND: &str = "warm-shaders";
 
+/// The line the helper writes once the mesh's shaders are in the cache.
+pub const MESH_READY: &str = "mesh ready";
+
 /// Side of the image the helper draws, in pixels: what it compiles does not depend on it.
 const SIZE: u32 = 64;
+
+/// How far the warm-up has come, as the viewport sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The mesh's shaders are being compiled: the viewport shows its background.
+    Compiling,
+    /// The mesh's shaders are ready, the overlays' are being compiled: the viewport draws the
+    /// mesh without overlays.
+    Mesh,
+    /// All compiled, or the helper is gone or has taken longer than [`HOLD_LIMIT`]: the
+    /// viewport draws everything.
+    Done,
+}
+
+impl Stage {
+    /// The stage stored in [`Warmup::stage`]'s atomic.
+    fn from_u8(value: u8) -> Self {
+        match value {
+            0 => Self::Compiling,
+            1 => Self::Mesh,
+            _ => Self::Done,
+        }
+    }
+}
 
 /// The helper process, seen from the viewer.
 pub struct Warmup {
     started: Instant,
-    done: Arc<AtomicBool>,
+    /// How long the viewport waits for it at most: [`HOLD_LIMIT`] for the helper.
+    limit: Duration,
+    /// The [`Stage`] the helper has reached, as a `u8`.
+    reached: Arc<AtomicU8>,
     /// The process until [`Self::tell`] hands it to the thread that waits for it.
     child: Option<Child>,
 }
@@ -57,13 +91,22 @@ impl Warmup {
     pub fn spawn(model: Option<&Path>) -> Option<Self> {
         let exe = std::env::current_exe().ok()?;
         let mut command = std::process::Command::new(exe);
-        command.arg(SUBCOMMAND).args(model).stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
-        let child = command.spawn().ok()?;
-        Some(Self { started: Instant::now(), done: Arc::new(AtomicBool::new(false)), child: Some(child) })
+        command.arg(SUBCOMMAND).args(model);
+        Self::start(command, HOLD_LIMIT)
     }
 
-    /// Sends the helper the viewer's `settings`, and has a thread wait for it to exit and then
-    /// ask `ctx` for a repaint.
+    /// Starts `command` as the helper, to be waited for at most `limit`: it reads the settings
+    /// line on its standard input, and writes [`MESH_READY`] and exits as the helper does.
+    /// `None` where it cannot start.
+    pub fn start(mut command: std::process::Command, limit: Duration) -> Option<Self> {
+        let child =
+            command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().ok()?;
+        let reached = Arc::new(AtomicU8::new(Stage::Compiling as u8));
+        Some(Self { started: Instant::now(), limit, reached, child: Some(child) })
+    }
+
+    /// Sends the helper the viewer's `settings`, and has a thread follow it (its
+    /// [`MESH_READY`], its exit), asking `ctx` for a repaint at each stage.
     pub fn tell(&mut self, settings: &Settings, ctx: &egui::Context) {
         let Some(mut child) = self.child.take() else { return };
         if let Some(mut stdin) = child.stdin.take() {
@@ -71,30 +114,42 @@ impl Warmup {
             // A helper that has exited already reads nothing; the wait below sees it.
             let _ = writeln!(stdin, "{line}");
         }
-        let (done, ctx) = (self.done.clone(), ctx.clone());
+        let (reached, ctx) = (self.reached.clone(), ctx.clone());
         let waiter = std::thread::Builder::new().name("shader warm-up".into()).spawn(move || {
+            // The helper writes one line; anything else it might write is read and passed over
+            // until it closes its end.
+            if let Some(stdout) = child.stdout.take() {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if line == MESH_READY {
+                        reached.store(Stage::Mesh as u8, Ordering::Release);
+                        ctx.request_repaint();
+                    }
+                }
+            }
             let _ = child.wait();
-            done.store(true, Ordering::Release);
+            reached.store(Stage::Done as u8, Ordering::Release);
             ctx.request_repaint();
         });
         if waiter.is_err() {
-            self.done.store(true, Ordering::Release);
+            self.reached.store(Stage::Done as u8, Ordering::Release);
         }
     }
 
-    /// Whether the viewport should hold its first draw: the helper is still compiling, and
-    /// has not taken longer than [`HOLD_LIMIT`]. While it holds, a repaint is asked for at
-    /// the limit; the helper's exit asks for one sooner.
-    pub fn holds(&self, ctx: &egui::Context) -> bool {
-        if self.done.load(Ordering::Acquire) {
-            return false;
+    /// How far the helper has come; [`Stage::Done`] once it has taken longer than its limit.
+    /// Before then, a repaint is asked for at the limit; the helper's
+    /// progress asks for one sooner.
+    pub fn stage(&self, ctx: &egui::Context) -> Stage {
+        let reached = Stage::from_u8(self.reached.load(Ordering::Acquire));
+        if reached == Stage::Done {
+            return reached;
         }
-        match HOLD_LIMIT.checked_sub(self.started.elapsed()) {
+        match self.limit.checked_sub(self.started.elapsed()) {
             Some(left) if !left.is_zero() => {
                 ctx.request_repaint_after(left);
-                true
+                reached
             }
-            _ => false,
+            _ => Stage::Done,
         }
     }
 }
@@ -113,19 +168,30 @@ impl Drop for Warmup {
 /// software renderer.
 pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     let Some(mut helper) = Helper::new(model) else { return std::process::ExitCode::SUCCESS };
+    // The default view's mesh first: the settings come as the viewer's window opens, after
+    // this has started, and seldom draw the mesh differently.
     let defaults = helper.state.render_options();
-    helper.draw(&defaults);
+    helper.draw(&defaults.without_overlays());
     let mut line = String::new();
-    // Nothing to read (the viewer closed its end) or no settings: the default view alone.
-    if std::io::stdin().lock().read_line(&mut line).is_ok()
+    // Nothing to read (the viewer closed its end) or no settings: the default view.
+    let options = if std::io::stdin().lock().read_line(&mut line).is_ok()
         && let Ok(settings) = serde_json::from_str::<Settings>(&line)
     {
         helper.state.settings = settings;
-        let options = helper.state.render_options();
-        if options != defaults {
-            helper.draw(&options);
-        }
+        helper.state.render_options()
+    } else {
+        defaults
+    };
+    if options.without_overlays() != defaults.without_overlays() {
+        helper.draw(&options.without_overlays());
     }
+    // A viewer that has gone reads nothing; the helper has nothing left to do for it.
+    let mut stdout = std::io::stdout().lock();
+    if writeln!(stdout, "{MESH_READY}").and_then(|()| stdout.flush()).is_err() {
+        return std::process::ExitCode::SUCCESS;
+    }
+    // The overlays; the mesh's shaders are in the cache now.
+    helper.draw(&options);
     std::process::ExitCode::SUCCESS
 }
 

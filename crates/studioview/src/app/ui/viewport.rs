@@ -5,7 +5,7 @@
 use studio_render::{GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
 
 use crate::app::state::{AppState, Level};
-use crate::app::warmup::Warmup;
+use crate::app::warmup::{Stage, Warmup};
 
 /// How egui samples the viewport's image. The image has the viewport's size in pixels, so
 /// nearest would be exact and a quarter of the loads on a software renderer, but egui's other
@@ -46,7 +46,7 @@ pub struct Viewport {
     drag: Option<super::handles::HandleDrag>,
     /// Where the viewport was last laid out (`None` before its first frame).
     pub rect: Option<egui::Rect>,
-    /// The helper compiling the shaders of the first draw, until it is done, and egui's
+    /// The helper compiling the shaders of the first draws, until it is done, and egui's
     /// animation time to restore then.
     warmup: Option<(Warmup, f32)>,
 }
@@ -76,17 +76,18 @@ impl Viewport {
         })
     }
 
-    /// Holds the first draw until `warmup` is done (or has taken too long). Meanwhile egui
-    /// does not animate: the window's first frames fade scroll bars in, and each such frame
-    /// redraws the whole window on a processor the helper needs, for a window that shows no
-    /// model yet.
+    /// Holds the first draw until `warmup` has the mesh's shaders ready, and the overlays
+    /// until it is done (or has taken too long). Meanwhile egui does not animate: the
+    /// window's first frames fade scroll bars in, and each such frame redraws the whole window
+    /// on a processor the helper needs.
     pub fn hold(&mut self, warmup: Warmup, ctx: &egui::Context) {
         let animation_time = ctx.global_style().animation_time;
         ctx.all_styles_mut(|style| style.animation_time = 0.0);
         self.warmup = Some((warmup, animation_time));
     }
 
-    /// Whether the viewport holds its first draw for the shader warm-up.
+    /// Whether the shader warm-up is still going: the viewport holds its first draw, or its
+    /// overlays.
     pub fn holding(&self) -> bool {
         self.warmup.is_some()
     }
@@ -126,12 +127,17 @@ impl Viewport {
             ((rect.width() * pixels_per_point) as u32).clamp(1, max),
             ((rect.height() * pixels_per_point) as u32).clamp(1, max),
         );
-        let options = state.render_options();
         let screenshot = std::mem::take(&mut self.screenshot);
-        let hold = self.warmup.as_ref().is_some_and(|(w, _)| w.holds(ui.ctx()));
-        if !hold && let Some((_, animation_time)) = self.warmup.take() {
+        let stage = self.warmup.as_ref().map_or(Stage::Done, |(w, _)| w.stage(ui.ctx()));
+        if stage == Stage::Done
+            && let Some((_, animation_time)) = self.warmup.take()
+        {
             ui.ctx().all_styles_mut(|style| style.animation_time = animation_time);
         }
+        let options = match stage {
+            Stage::Mesh => state.render_options().without_overlays(),
+            Stage::Compiling | Stage::Done => state.render_options(),
+        };
         let gpu = self.gpu(render_state);
         let identity = state.scene_identity();
         if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
@@ -172,9 +178,9 @@ impl Viewport {
             options,
             size: pixels,
         };
-        if hold {
+        if stage == Stage::Compiling {
             // The background only, once per texture: the helper process is compiling the
-            // scene's shaders.
+            // mesh's shaders.
             if resized {
                 clear(gpu, &options);
             }

@@ -1,0 +1,95 @@
+//! The viewport's first draws while the shader warm-up runs, on the software renderer: the
+//! background until the helper has the mesh's shaders ready, then the mesh without overlays,
+//! then everything once the helper has exited. A shell script stands in for the helper, moving
+//! on when the test creates a file, so each stage is seen for as many frames as the test likes.
+
+use std::path::Path;
+use std::time::Duration;
+
+use egui_kittest::Harness;
+use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+use studioview::app::StudioApp;
+use studioview::app::settings::Settings;
+use studioview::app::warmup::{MESH_READY, Warmup};
+
+/// The viewport's pixels in the last rendered window: how many differ from the background, and
+/// how many have the ground grid's colour.
+fn viewport_pixels(h: &mut Harness<'_, StudioApp>) -> (usize, usize) {
+    let image = h.render().expect("the window renders");
+    let rect = h.state().viewport_rect();
+    let background = studio_render::RenderOptions::default().background;
+    let near = |a: [u8; 3], b: [u8; 3], by: u8| a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= by);
+    let (mut model, mut grid) = (0, 0);
+    for (x, y, pixel) in image.enumerate_pixels() {
+        if !rect.shrink(2.0).contains(egui::pos2(x as f32, y as f32)) {
+            continue;
+        }
+        let rgb = [pixel[0], pixel[1], pixel[2]];
+        model += usize::from(!near(rgb, background, 24));
+        grid += usize::from(near(rgb, studio_render::GRID_COLOR, 2));
+    }
+    (model, grid)
+}
+
+/// Renders frames until `done` says so of the viewport's pixels, for at most five seconds.
+fn frames_until(h: &mut Harness<'_, StudioApp>, done: impl Fn((usize, usize)) -> bool) -> (usize, usize) {
+    let mut pixels = viewport_pixels(h);
+    for _ in 0..500 {
+        if done(pixels) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        h.step();
+        pixels = viewport_pixels(h);
+    }
+    pixels
+}
+
+#[test]
+fn the_viewport_shows_the_mesh_when_its_shaders_are_ready_and_the_overlays_after() {
+    // CI installs Mesa, so there the lack of an adapter fails below.
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping");
+        return;
+    }
+    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "first-draws");
+    let (mesh, all) = (dir.join("mesh"), dir.join("all"));
+    let wait = |file: &Path| format!("while [ ! -e '{}' ]; do sleep 0.01; done", file.display());
+    let script = format!("read settings; {}; echo '{MESH_READY}'; {}", wait(&mesh), wait(&all));
+    let mut helper = std::process::Command::new("sh");
+    helper.arg("-c").arg(script);
+    // Waited for as long as the test takes: each stage ends when the test says.
+    let warmup = Warmup::start(helper, Duration::from_secs(600)).expect("start the stand-in helper");
+
+    let render_state =
+        create_render_state(default_wgpu_setup(), eframe::egui_wgpu::RendererOptions::PREDICTABLE);
+    let state = render_state.clone();
+    // Handed to the viewer before its first frame, as the viewer's start does.
+    let mut warmup = Some(warmup);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 700.0))
+        .renderer(WgpuTestRenderer::from_render_state(render_state))
+        .build_ui_state(
+            move |ui, app: &mut StudioApp| {
+                if let Some(warmup) = warmup.take() {
+                    app.warm_up(warmup, ui.ctx());
+                }
+                app.show(ui, Some(&state));
+            },
+            StudioApp::new(Settings::default(), None),
+        );
+    h.run_steps(3);
+
+    let (model, grid) = viewport_pixels(&mut h);
+    assert_eq!((model, grid), (0, 0), "before the mesh is ready the viewport shows its background");
+
+    std::fs::write(&mesh, "").unwrap();
+    let (model, grid) = frames_until(&mut h, |(model, _)| model > 0);
+    assert!(model > 2000, "once the mesh is ready the viewport shows it ({model} pixels)");
+    assert_eq!(grid, 0, "the overlays wait for the helper to finish");
+
+    std::fs::write(&all, "").unwrap();
+    let (model, grid) = frames_until(&mut h, |(_, grid)| grid > 0);
+    assert!(grid > 500, "once the helper has exited the grid is drawn ({grid} pixels)");
+    assert!(model > 2000);
+}
