@@ -111,11 +111,10 @@ fn archives_of_both_versions_give_back_their_files() {
     }
 }
 
+/// An empty folder under the build's scratch space (not the system's temporary folder, where
+/// each run left one behind).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("studio-material-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 fn write(root: &Path, relative: &str, bytes: &[u8]) {
