@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use wgpu::util::DeviceExt;
 
+use crate::gpu_types::BoneSlots;
 use crate::scene::{RenderModel, submodel_for_body};
 use crate::texture::{GpuTexture, upload};
 
@@ -52,6 +53,8 @@ pub struct GpuModel {
     pub fallback: GpuTexture,
     /// Skin families (per family, per slot, the material).
     pub skins: Vec<Vec<Option<usize>>>,
+    /// How many bone slots its vertices weigh in: the mesh pipelines it draws with.
+    pub bone_slots: BoneSlots,
     /// Each bone's parent.
     pub parents: Vec<Option<usize>>,
     /// The model's box.
@@ -138,11 +141,14 @@ impl GpuModel {
             .collect();
         let textures =
             model.materials.iter().map(|m| upload(device, queue, texture_layout, sampler, m)).collect();
+        let vertices = model.body_parts.iter().flat_map(|part| &part.submodels);
+        let vertices = vertices.flat_map(|submodel| &submodel.lods).flatten().flat_map(|mesh| &mesh.vertices);
         Self {
             body_parts,
             textures,
             fallback: upload(device, queue, texture_layout, sampler, &Default::default()),
             skins: model.skins.clone(),
+            bone_slots: BoneSlots::of(vertices),
             parents: model.parents.clone(),
             bounds: model.bounds,
             hitbox_sets: model.hitbox_sets.clone(),

@@ -1,13 +1,14 @@
 //! The renderer's pipelines, each created the first time a draw needs it.
 //!
-//! There are eleven (mesh: three blends × culling or not; wireframe; lines and translucent
-//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them. Creating
+//! There are eighteen (mesh: three blends × culling or not, and wireframe, each for two or three
+//! bone slots; lines and translucent solids, depth-tested or x-ray), and a model's first frame
+//! uses two or three of them. Creating
 //! one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised), so creating
 //! all of them up front put 20 ms before the viewer's first frame.
 
 use std::sync::OnceLock;
 
-use crate::gpu_types::{MeshVertex, OverlayVertex};
+use crate::gpu_types::{BoneSlots, MeshVertex, OverlayVertex};
 use crate::renderer::DEPTH_FORMAT;
 use crate::shaders;
 
@@ -26,9 +27,9 @@ pub(crate) enum MeshBlend {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PipelineId {
     /// The textured mesh; `double_sided` draws back faces too.
-    Mesh { blend: MeshBlend, double_sided: bool },
+    Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots },
     /// The mesh's triangle edges.
-    Wire,
+    Wire { slots: BoneSlots },
     /// Overlay lines; x-ray ones are drawn over everything.
     Lines { xray: bool },
     /// Translucent overlay triangles.
@@ -36,23 +37,23 @@ pub(crate) enum PipelineId {
 }
 
 /// How many pipelines there are.
-const COUNT: usize = 11;
+const COUNT: usize = 18;
 
 impl PipelineId {
     /// Each pipeline's place in [`Pipelines`].
     fn slot(self) -> usize {
         match self {
-            Self::Mesh { blend, double_sided } => {
+            Self::Mesh { blend, double_sided, slots } => {
                 let blend = match blend {
                     MeshBlend::Opaque => 0,
                     MeshBlend::Blended => 1,
                     MeshBlend::Additive => 2,
                 };
-                blend + 3 * usize::from(double_sided)
+                blend + 3 * usize::from(double_sided) + 6 * usize::from(slots == BoneSlots::Three)
             }
-            Self::Wire => 6,
-            Self::Lines { xray } => 7 + usize::from(xray),
-            Self::Solids { xray } => 9 + usize::from(xray),
+            Self::Wire { slots } => 12 + usize::from(slots == BoneSlots::Three),
+            Self::Lines { xray } => 14 + usize::from(xray),
+            Self::Solids { xray } => 16 + usize::from(xray),
         }
     }
 }
@@ -124,9 +125,10 @@ impl Pipelines {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4],
         })];
-        let mesh = |label, blend, depth_write, double_sided: bool| PipelineKind {
+        let mesh = |label, blend, depth_write, double_sided: bool, slots: BoneSlots| PipelineKind {
             label,
             module: &self.mesh_module,
+            bone_slots: Some(slots),
             layout: &self.mesh_layout,
             fragment: "fs_main",
             buffers: &mesh_buffers,
@@ -139,6 +141,7 @@ impl Pipelines {
         let overlay = |label, topology, xray: bool| PipelineKind {
             label,
             module: &self.overlay_module,
+            bone_slots: None,
             layout: &self.overlay_layout,
             fragment: "fs_main",
             buffers: &overlay_buffers,
@@ -157,20 +160,20 @@ impl Pipelines {
             alpha: wgpu::BlendComponent::OVER,
         };
         let kind = match id {
-            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided } => {
-                mesh("mesh opaque", None, true, double_sided)
+            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided, slots } => {
+                mesh("mesh opaque", None, true, double_sided, slots)
             }
-            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided } => {
-                mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided)
+            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided, slots } => {
+                mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided, slots)
             }
-            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided } => {
-                mesh("mesh additive", Some(additive), false, double_sided)
+            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided, slots } => {
+                mesh("mesh additive", Some(additive), false, double_sided, slots)
             }
-            PipelineId::Wire => PipelineKind {
+            PipelineId::Wire { slots } => PipelineKind {
                 label: "mesh wireframe",
                 fragment: "fs_wire",
                 topology: wgpu::PrimitiveTopology::LineList,
-                ..mesh("", None, false, true)
+                ..mesh("", None, false, true, slots)
             },
             PipelineId::Lines { xray: false } => {
                 overlay("overlay lines", wgpu::PrimitiveTopology::LineList, false)
@@ -189,6 +192,11 @@ impl Pipelines {
     }
 
     fn create(&self, kind: &PipelineKind<'_>) -> wgpu::RenderPipeline {
+        let constants = kind.bone_slots.map(|slots| [("BONE_SLOTS", f64::from(slots.count()))]);
+        let compilation_options = wgpu::PipelineCompilationOptions {
+            constants: constants.as_ref().map_or(&[], |c| &c[..]),
+            ..Default::default()
+        };
         let targets = [Some(wgpu::ColorTargetState {
             format: self.format,
             blend: kind.blend,
@@ -200,7 +208,7 @@ impl Pipelines {
             vertex: wgpu::VertexState {
                 module: kind.module,
                 entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
+                compilation_options: compilation_options.clone(),
                 buffers: kind.buffers,
             },
             primitive: wgpu::PrimitiveState {
@@ -226,7 +234,7 @@ impl Pipelines {
             fragment: Some(wgpu::FragmentState {
                 module: kind.module,
                 entry_point: Some(kind.fragment),
-                compilation_options: Default::default(),
+                compilation_options,
                 targets: &targets,
             }),
             multiview_mask: None,
@@ -239,6 +247,8 @@ impl Pipelines {
 struct PipelineKind<'a> {
     label: &'a str,
     module: &'a wgpu::ShaderModule,
+    /// The mesh shader's `BONE_SLOTS` (`None` for the overlay shader, which has none).
+    bone_slots: Option<BoneSlots>,
     layout: &'a wgpu::PipelineLayout,
     fragment: &'a str,
     buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
@@ -255,14 +265,17 @@ mod tests {
 
     #[test]
     fn every_pipeline_has_its_own_slot() {
-        let mut ids = vec![PipelineId::Wire];
+        let mut ids = vec![];
         for xray in [false, true] {
             ids.push(PipelineId::Lines { xray });
             ids.push(PipelineId::Solids { xray });
         }
-        for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
-            for double_sided in [false, true] {
-                ids.push(PipelineId::Mesh { blend, double_sided });
+        for slots in [BoneSlots::Two, BoneSlots::Three] {
+            ids.push(PipelineId::Wire { slots });
+            for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
+                for double_sided in [false, true] {
+                    ids.push(PipelineId::Mesh { blend, double_sided, slots });
+                }
             }
         }
         let mut slots: Vec<usize> = ids.iter().map(|id| id.slot()).collect();

@@ -319,12 +319,16 @@ impl Renderer {
                                 (Blend::Opaque, false) => MeshBlend::Opaque,
                             };
                             let double_sided = options.double_sided || texture.double_sided;
-                            pass.set_pipeline(self.pipelines.get(PipelineId::Mesh { blend, double_sided }));
+                            pass.set_pipeline(self.pipelines.get(PipelineId::Mesh {
+                                blend,
+                                double_sided,
+                                slots: gpu.bone_slots,
+                            }));
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.index_count, 0, 0..1);
                         }
                         if options.wireframe && mesh.edge_count > 0 {
-                            pass.set_pipeline(self.pipelines.get(PipelineId::Wire));
+                            pass.set_pipeline(self.pipelines.get(PipelineId::Wire { slots: gpu.bone_slots }));
                             pass.set_index_buffer(mesh.edges.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.edge_count, 0, 0..1);
                         }
