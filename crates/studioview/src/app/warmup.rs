@@ -9,8 +9,9 @@
 //! draws its mesh once, small, with the viewport's formats; then it reads the viewer's stored
 //! settings from its standard input and, if they draw the mesh differently (a wireframe,
 //! both sides), draws their mesh too. It then says [`MESH_READY`] on its standard output and
-//! goes on to the overlays the settings show (the ground grid, hit boxes…): each overlay
-//! pipeline costs as much to compile as the mesh's own, about 80 ms. Meanwhile the viewer
+//! goes on to the overlays the settings show (the ground grid, hit boxes…), which would have
+//! kept the model from the screen longer: the grid's pipeline alone takes lavapipe 60–80 ms to
+//! compile, about as long as any pipeline however simple its shaders. Meanwhile the viewer
 //! opens its window and compiles egui's shaders: the two compile on two processors. The
 //! viewport holds its first draw (showing the background) until the mesh is ready, draws the
 //! mesh alone until the helper has exited, and then everything, each time finding its shaders
@@ -55,13 +56,13 @@ const SIZE: u32 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// The mesh's shaders are being compiled: the viewport shows its background.
-    Compiling,
+    Compiling = 0,
     /// The mesh's shaders are ready, the overlays' are being compiled: the viewport draws the
     /// mesh without overlays.
-    Mesh,
-    /// All compiled, or the helper is gone or has taken longer than [`HOLD_LIMIT`]: the
-    /// viewport draws everything.
-    Done,
+    Mesh = 1,
+    /// All compiled, or the helper is gone or has taken longer than its limit: the viewport
+    /// draws everything.
+    Done = 2,
 }
 
 impl Stage {
@@ -137,8 +138,8 @@ impl Warmup {
     }
 
     /// How far the helper has come; [`Stage::Done`] once it has taken longer than its limit.
-    /// Before then, a repaint is asked for at the limit; the helper's
-    /// progress asks for one sooner.
+    /// Before then, a repaint is asked for at the limit; the helper's progress asks for one
+    /// sooner.
     pub fn stage(&self, ctx: &egui::Context) -> Stage {
         let reached = Stage::from_u8(self.reached.load(Ordering::Acquire));
         if reached == Stage::Done {
