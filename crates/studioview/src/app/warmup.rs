@@ -172,7 +172,8 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     // The default view's mesh first: the settings come as the viewer's window opens, after
     // this has started, and seldom draw the mesh differently.
     let defaults = helper.state.render_options();
-    helper.draw(&defaults.without_overlays());
+    let first = defaults.without_overlays();
+    helper.draw(&first);
     let mut line = String::new();
     // Nothing to read (the viewer closed its end) or no settings: the default view.
     let options = if std::io::stdin().lock().read_line(&mut line).is_ok()
@@ -183,8 +184,9 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     } else {
         defaults
     };
-    if options.without_overlays() != defaults.without_overlays() {
-        helper.draw(&options.without_overlays());
+    let mesh = options.without_overlays();
+    if mesh != first {
+        helper.draw(&mesh);
     }
     // A viewer that has gone reads nothing; the helper has nothing left to do for it.
     let mut stdout = std::io::stdout().lock();
