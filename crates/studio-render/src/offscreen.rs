@@ -30,17 +30,25 @@ impl RgbaImage {
 }
 
 /// Colour, resolve, depth and readback resources of one size.
+///
+/// A target made to be sampled (`TEXTURE_BINDING`, for a UI to draw it) also holds a copy of
+/// each finished image for the UI ([`Self::raw_view`]): an `Rgba8Unorm` texture whose sides are
+/// powers of two, the image in its top-left corner ([`Self::image_uv`]). Mesa's software
+/// renderer compiles a fragment shader once per kind of texture it samples, and the kind
+/// includes the texture's format and whether each side is a power of two. egui's own textures
+/// (its font atlas) are `Rgba8Unorm` with such sides: an image of the viewport's size, or an
+/// sRGB one, made lavapipe compile egui's shader a second time before the first frame
+/// (about 25 ms of a cold start on two processors).
 #[derive(Debug)]
 pub struct OffscreenTarget {
-    /// Width in pixels.
+    /// Width of the image in pixels.
     pub width: u32,
-    /// Height in pixels.
+    /// Height of the image in pixels.
     pub height: u32,
     color: wgpu::Texture,
     resolve: Option<wgpu::Texture>,
-    /// Where a sampled target cannot be viewed as `Rgba8Unorm` (OpenGL): an `Rgba8Unorm` copy
-    /// of each finished image, made by [`Self::pass`], for [`Self::raw_view`].
-    raw_copy: Option<wgpu::Texture>,
+    /// For a sampled target: the copy of each finished image, made by [`Self::pass`].
+    shown: Option<wgpu::Texture>,
     depth: wgpu::Texture,
     readback: wgpu::Buffer,
     padded_row: u32,
@@ -52,8 +60,8 @@ impl OffscreenTarget {
         Self::with_usage(context, width, height, sample_count, wgpu::TextureUsages::empty())
     }
 
-    /// Like [`Self::new`], the finished image's texture also having `usage` (such as
-    /// `TEXTURE_BINDING`, for a UI to draw it).
+    /// Like [`Self::new`]; with `TEXTURE_BINDING` in `usage`, also the copy a UI draws
+    /// ([`Self::raw_view`]).
     pub fn with_usage(
         context: &GpuContext,
         width: u32,
@@ -63,15 +71,7 @@ impl OffscreenTarget {
     ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let device = &context.device;
-        // A UI that draws the image may want its bytes as they are (sRGB-encoded) rather than
-        // decoded to linear ([`Self::raw_view`]): a view as `Rgba8Unorm` where the adapter allows
-        // other view formats ([`Self::raw_views_supported`]), else a copy.
-        let raw_view = [wgpu::TextureFormat::Rgba8Unorm];
-        let raw_views = Self::raw_views_supported(context);
-        let texture = |label, format, samples, usage: wgpu::TextureUsages| {
-            let sampled = raw_views
-                && usage.contains(wgpu::TextureUsages::TEXTURE_BINDING)
-                && format == OFFSCREEN_FORMAT;
+        let texture = |label, (width, height), format, samples, usage| {
             device.create_texture(&wgpu::TextureDescriptor {
                 label: Some(label),
                 size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
@@ -80,31 +80,43 @@ impl OffscreenTarget {
                 dimension: wgpu::TextureDimension::D2,
                 format,
                 usage,
-                view_formats: if sampled { &raw_view } else { &[] },
+                view_formats: &[],
             })
         };
-        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | usage;
+        let size = (width, height);
+        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
         let (color, resolve) = if sample_count > 1 {
             (
                 texture(
                     "offscreen colour (multisampled)",
+                    size,
                     OFFSCREEN_FORMAT,
                     sample_count,
                     wgpu::TextureUsages::RENDER_ATTACHMENT,
                 ),
-                Some(texture("offscreen colour", OFFSCREEN_FORMAT, 1, copyable)),
+                Some(texture("offscreen colour", size, OFFSCREEN_FORMAT, 1, copyable)),
             )
         } else {
-            (texture("offscreen colour", OFFSCREEN_FORMAT, 1, copyable), None)
+            (texture("offscreen colour", size, OFFSCREEN_FORMAT, 1, copyable), None)
         };
-        let depth =
-            texture("offscreen depth", DEPTH_FORMAT, sample_count, wgpu::TextureUsages::RENDER_ATTACHMENT);
-        let raw_copy = (usage.contains(wgpu::TextureUsages::TEXTURE_BINDING) && !raw_views).then(|| {
+        let depth = texture(
+            "offscreen depth",
+            size,
+            DEPTH_FORMAT,
+            sample_count,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let shown = usage.contains(wgpu::TextureUsages::TEXTURE_BINDING).then(|| {
+            let most = device.limits().max_texture_dimension_2d.max(1);
+            let side = |n: u32| n.checked_next_power_of_two().unwrap_or(n).min(most).max(n);
+            // The same bytes as the image: the formats differ only in whether they are read
+            // as sRGB, and a UI composing in gamma space wants them as they are.
             texture(
-                "offscreen colour, raw copy",
+                "offscreen colour, shown",
+                (side(width), side(height)),
                 wgpu::TextureFormat::Rgba8Unorm,
                 1,
-                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | usage,
             )
         });
         let padded_row =
@@ -115,13 +127,15 @@ impl OffscreenTarget {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Self { width, height, color, resolve, raw_copy, depth, readback, padded_row }
+        Self { width, height, color, resolve, shown, depth, readback, padded_row }
     }
 
-    /// Whether a target made with `TEXTURE_BINDING` can be viewed as `Rgba8Unorm`: the
-    /// adapter allows views in other formats (`DownlevelFlags::VIEW_FORMATS`; not OpenGL).
-    pub fn raw_views_supported(context: &GpuContext) -> bool {
-        context.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::VIEW_FORMATS)
+    /// The image's bottom-right corner in [`Self::raw_view`]'s texture coordinates (0 to 1);
+    /// `[1, 1]` for a target without that view.
+    pub fn image_uv(&self) -> [f32; 2] {
+        self.shown.as_ref().map_or([1.0, 1.0], |shown| {
+            [self.width as f32 / shown.width() as f32, self.height as f32 / shown.height() as f32]
+        })
     }
 
     /// The texture holding the finished image.
@@ -129,21 +143,15 @@ impl OffscreenTarget {
         self.resolve.as_ref().unwrap_or(&self.color)
     }
 
-    /// The finished image's sRGB bytes as they are, viewed as `Rgba8Unorm`, for a UI that
-    /// composes in gamma space: the image itself, or on an adapter without other view formats
-    /// its copy. For a target made with `TEXTURE_BINDING`.
-    pub fn raw_view(&self) -> wgpu::TextureView {
-        match &self.raw_copy {
-            Some(copy) => copy.create_view(&wgpu::TextureViewDescriptor::default()),
-            None => self.texture().create_view(&wgpu::TextureViewDescriptor {
-                format: Some(wgpu::TextureFormat::Rgba8Unorm),
-                ..Default::default()
-            }),
-        }
+    /// The finished image's sRGB bytes as they are, as `Rgba8Unorm`, for a UI that composes in
+    /// gamma space: the copy a target made with `TEXTURE_BINDING` holds, the image in its corner
+    /// ([`Self::image_uv`]). `None` for other targets.
+    pub fn raw_view(&self) -> Option<wgpu::TextureView> {
+        self.shown.as_ref().map(|shown| shown.create_view(&wgpu::TextureViewDescriptor::default()))
     }
 
-    /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw` (then the
-    /// copy [`Self::raw_view`] shows, where there is one).
+    /// Records a render pass clearing to `background` (sRGB bytes) and calling `draw`, then the
+    /// copy [`Self::raw_view`] shows, where there is one.
     pub fn pass(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -185,13 +193,9 @@ impl OffscreenTarget {
         });
         draw(&mut pass);
         drop(pass);
-        if let Some(copy) = &self.raw_copy {
-            // The same bytes: the formats differ only in whether they are read as sRGB.
-            encoder.copy_texture_to_texture(
-                self.texture().as_image_copy(),
-                copy.as_image_copy(),
-                copy.size(),
-            );
+        if let Some(shown) = &self.shown {
+            let size = wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 };
+            encoder.copy_texture_to_texture(self.texture().as_image_copy(), shown.as_image_copy(), size);
         }
     }
 

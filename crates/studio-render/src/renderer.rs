@@ -79,6 +79,12 @@ impl RenderOptions {
         };
         Self { overlay, ..*self }
     }
+
+    /// These options with neither the mesh nor its wireframe: the overlays alone, drawn with
+    /// the overlays' pipelines only.
+    pub fn only_overlays(&self) -> Self {
+        Self { mesh: false, wireframe: false, ..*self }
+    }
 }
 
 /// Pipelines and per-frame buffers for one colour format and sample count.

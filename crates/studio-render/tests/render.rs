@@ -325,3 +325,34 @@ fn every_display_option_renders_the_soldier() {
         );
     }
 }
+
+#[test]
+fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
+    let Some(model) = load("fixtures/blends.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let mut options = RenderOptions::default();
+    options.overlay.hitboxes = true;
+    let samples = s.renderer.sample_count;
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
+    s.target = OffscreenTarget::with_usage(&s.context, SIZE.0, SIZE.1, samples, usage);
+    let image = render(&mut s, &model, &pose, &camera, &options);
+    assert!(image.pixels.chunks(4).any(|p| p != &image.pixels[..4]), "the image is blank");
+
+    // The texture a UI samples: egui's kind (Rgba8Unorm, sides of powers of two), the image's
+    // bytes in its corner.
+    assert_eq!((s.target.width, s.target.height), SIZE);
+    assert_eq!(s.target.image_uv(), [320.0 / 512.0, 240.0 / 256.0]);
+    let view = s.target.raw_view().expect("a sampled target has a view to show");
+    let shown = view.texture();
+    assert_eq!(shown.size(), wgpu::Extent3d { width: 512, height: 256, depth_or_array_layers: 1 });
+    assert_eq!(shown.format(), wgpu::TextureFormat::Rgba8Unorm);
+    let texels = read_texture(&s.context, shown);
+    let corner: Vec<u8> =
+        texels.chunks(512 * 4).take(240).flat_map(|row| row[..320 * 4].iter().copied()).collect();
+    assert!(corner == image.pixels, "the shown texture's corner differs from the image");
+    // A plain target has no such view.
+    assert!(OffscreenTarget::new(&s.context, 8, 8, samples).raw_view().is_none());
+}

@@ -1,6 +1,7 @@
 //! The viewer's shader warm-up helper (`studioview warm-shaders`): on a software renderer it
-//! compiles what the viewport's first draw uses into Mesa's shader cache, and what the stored
-//! settings add, saying when the mesh's part is there; run again, it finds all of it there.
+//! compiles the mesh's shaders the viewport's first draw uses into Mesa's shader cache, and
+//! those the stored settings add, saying when they are there; run again, it finds all of it
+//! there.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -68,8 +69,12 @@ fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
     let defaults = serde_json::to_string(&Settings::default()).unwrap();
     assert_eq!(warm(&cache, &format!("{defaults}\n")), mesh_ready);
     assert_eq!(cached(&cache), first, "the default view compiled again");
-    // Stored settings that show a wireframe and hit boxes: their pipelines are compiled too.
-    let more = Settings { wireframe: true, hitboxes: true, ..Settings::default() };
-    assert_eq!(warm(&cache, &format!("{}\n", serde_json::to_string(&more).unwrap())), mesh_ready);
-    assert!(cached(&cache) > first, "the stored settings' pipelines were not compiled");
+    // Overlays are the viewer's to compile (hit boxes here): nothing more.
+    let hitboxes = Settings { hitboxes: true, ..Settings::default() };
+    assert_eq!(warm(&cache, &format!("{}\n", serde_json::to_string(&hitboxes).unwrap())), mesh_ready);
+    assert_eq!(cached(&cache), first, "the helper compiled an overlay");
+    // Stored settings that draw a wireframe: its pipeline is compiled too.
+    let wireframe = Settings { wireframe: true, ..Settings::default() };
+    assert_eq!(warm(&cache, &format!("{}\n", serde_json::to_string(&wireframe).unwrap())), mesh_ready);
+    assert!(cached(&cache) > first, "the stored settings' wireframe was not compiled");
 }

@@ -65,6 +65,11 @@ impl StudioApp {
     pub fn viewport_rect(&self) -> egui::Rect {
         self.viewport.rect.unwrap_or(egui::Rect::NOTHING)
     }
+
+    /// Whether the viewport still holds the mesh back for the shader warm-up.
+    pub fn viewport_holding(&self) -> bool {
+        self.viewport.holding()
+    }
 }
 
 /// When the frame after one that ends at `now` is due, given when this one was due: the beat
@@ -364,7 +369,7 @@ impl StudioApp {
         // without changing); otherwise egui waits for input. A window without vertical sync (a
         // software renderer, a virtual display) would otherwise draw as fast as the processor
         // allows, for frames no screen shows.
-        // Nor while the viewport holds its first draw for the shader warm-up: a frame then
+        // Nor while the viewport holds the mesh back for the shader warm-up: a frame then
         // would show no motion and take the processor from the compiler.
         self.next_frame = (self.state.animating() && !self.viewport.holding()).then(|| {
             let interval = if self.viewport.is_software() {

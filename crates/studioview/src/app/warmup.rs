@@ -1,21 +1,24 @@
-//! Compiling the viewport's shaders in a helper process while the window opens.
+//! Compiling the mesh's shaders in a helper process while the window opens.
 //!
 //! Mesa's software Vulkan driver (lavapipe) compiles a pipeline's shaders with LLVM when a draw
-//! first uses it, on its queue's one thread. The first frame on a fresh machine thus compiled
-//! the mesh, the grid and egui's own shaders one after the other: about 300 ms of a 0.46 s start
-//! on the soldier. What LLVM makes goes to Mesa's shader cache on disk, which every process
-//! reads before compiling. So the viewer starts a helper, `studioview warm-shaders`, as it
-//! starts itself. The helper opens the model as the viewer will, with default settings, and
-//! draws its mesh once, small, with the viewport's formats; then it reads the viewer's stored
-//! settings from its standard input and, if they draw the mesh differently (a wireframe,
-//! both sides), draws their mesh too. It then says [`MESH_READY`] on its standard output and
-//! goes on to the overlays the settings show (the ground grid, hit boxes…), which would have
-//! kept the model from the screen longer: the grid's pipeline alone takes lavapipe 60–80 ms to
-//! compile, about as long as any pipeline however simple its shaders. Meanwhile the viewer
-//! opens its window and compiles egui's shaders: the two compile on two processors. The
-//! viewport holds its first draw (showing the background) until the mesh is ready, draws the
-//! mesh alone until the helper has exited, and then everything, each time finding its shaders
-//! in the cache.
+//! first uses it, on its queue's one thread: about 60–80 ms for any pipeline however simple,
+//! 150 ms or more for the mesh's. The first frame on a fresh machine thus compiled the mesh,
+//! the grid and egui's own shaders one after the other: about 300 ms of a 0.46 s start on the
+//! soldier. What LLVM makes goes to Mesa's shader cache on disk, which every process reads
+//! before compiling. So the viewer starts a helper, `studioview warm-shaders`, as it starts
+//! itself, and the work is shared between two processors:
+//! - the helper opens the model as the viewer will, with default settings, and draws its mesh
+//!   once, small, with the viewport's formats; then it reads the viewer's stored settings from
+//!   its standard input and, if they draw the mesh differently (a wireframe, both sides), draws
+//!   their mesh too. It then says [`MESH_READY`] on its standard output and exits;
+//! - the viewer opens its window and compiles egui's shaders and the overlays' (the ground
+//!   grid, hit boxes…): its viewport draws the overlays alone until the mesh is ready, then
+//!   everything, finding the mesh's shaders in the cache.
+//!
+//! The two lanes take about as long (traced cold starts of the soldier: the viewer's first
+//! frame, with egui's and the grid's shaders, ends at about 0.27 s; the helper's `mesh ready`
+//! comes at 0.22–0.25 s). When the helper compiled the grid too, after the mesh, the picture was
+//! complete 20–40 ms later.
 //!
 //! A process rather than a thread: what LLVM allocates while compiling stays in the allocator
 //! of the thread that compiled, and a second device's queue thread kept 12 MiB of the viewer's
@@ -23,14 +26,14 @@
 //!
 //! On a GPU, whose driver compiles pipelines when they are made and in milliseconds, the
 //! helper is stopped as soon as the viewer's adapter is known (and stops itself on finding
-//! one). Where Mesa's cache is turned off the helper's work is lost and the first draw compiles
-//! as before, at most [`HOLD_LIMIT`] later.
+//! one). Where Mesa's cache is turned off the helper's work is lost and the viewport's mesh
+//! compiles as before, at most [`HOLD_LIMIT`] later.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use eframe::wgpu;
@@ -49,31 +52,23 @@ pub const SUBCOMMAND: &str = "warm-shaders";
 /// The line the helper writes once the mesh's shaders are in the cache.
 pub const MESH_READY: &str = "mesh ready";
 
+/// How soon the viewport is repainted when the mesh is ready. Not zero: egui answers a
+/// request for an immediate repaint with two frames ("to give some things time to settle"),
+/// and the second, the same picture again, took a software renderer's processors for another
+/// 30–40 ms.
+const ONE_REPAINT: Duration = Duration::from_millis(1);
+
 /// Side of the image the helper draws, in pixels: what it compiles does not depend on it.
 const SIZE: u32 = 64;
 
 /// How far the warm-up has come, as the viewport sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The mesh's shaders are being compiled: the viewport shows its background.
-    Compiling = 0,
-    /// The mesh's shaders are ready, the overlays' are being compiled: the viewport draws the
-    /// mesh without overlays.
-    Mesh = 1,
-    /// All compiled, or the helper is gone or has taken longer than its limit: the viewport
-    /// draws everything.
-    Done = 2,
-}
-
-impl Stage {
-    /// The stage stored in [`Warmup::stage`]'s atomic.
-    fn from_u8(value: u8) -> Self {
-        match value {
-            0 => Self::Compiling,
-            1 => Self::Mesh,
-            _ => Self::Done,
-        }
-    }
+    /// The helper is compiling the mesh's shaders: the viewport draws the overlays alone.
+    Compiling,
+    /// The mesh's shaders are ready, or the helper is gone or has taken longer than its limit:
+    /// the viewport draws everything.
+    Done,
 }
 
 /// The helper process, seen from the viewer.
@@ -81,8 +76,8 @@ pub struct Warmup {
     started: Instant,
     /// How long the viewport waits for it at most: [`HOLD_LIMIT`] for the helper.
     limit: Duration,
-    /// The [`Stage`] the helper has reached, as a `u8`.
-    reached: Arc<AtomicU8>,
+    /// Whether the helper has said [`MESH_READY`] or exited.
+    ready: Arc<AtomicBool>,
     /// The process until [`Self::tell`] hands it to the thread that waits for it.
     child: Option<Child>,
 }
@@ -93,6 +88,13 @@ impl Warmup {
         let exe = std::env::current_exe().ok()?;
         let mut command = std::process::Command::new(exe);
         command.arg(SUBCOMMAND).args(model);
+        // Its work is only of use on lavapipe: the Vulkan loader need not open every other
+        // driver installed (Intel's two and AMD's here, about 10 ms of the helper's start),
+        // unless the user chose the drivers already.
+        let chosen = ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_LOADER_DRIVERS_SELECT"];
+        if chosen.iter().all(|name| std::env::var_os(name).is_none()) {
+            command.env("VK_LOADER_DRIVERS_SELECT", "*lvp*");
+        }
         Self::start(command, HOLD_LIMIT)
     }
 
@@ -102,12 +104,12 @@ impl Warmup {
     pub fn start(mut command: std::process::Command, limit: Duration) -> Option<Self> {
         let child =
             command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().ok()?;
-        let reached = Arc::new(AtomicU8::new(Stage::Compiling as u8));
-        Some(Self { started: Instant::now(), limit, reached, child: Some(child) })
+        let ready = Arc::new(AtomicBool::new(false));
+        Some(Self { started: Instant::now(), limit, ready, child: Some(child) })
     }
 
     /// Sends the helper the viewer's `settings`, and has a thread follow it (its
-    /// [`MESH_READY`], its exit), asking `ctx` for a repaint at each stage.
+    /// [`MESH_READY`], or its exit), asking `ctx` for a repaint when the mesh is ready.
     pub fn tell(&mut self, settings: &Settings, ctx: &egui::Context) {
         let Some(mut child) = self.child.take() else { return };
         if let Some(mut stdin) = child.stdin.take() {
@@ -115,25 +117,25 @@ impl Warmup {
             // A helper that has exited already reads nothing; the wait below sees it.
             let _ = writeln!(stdin, "{line}");
         }
-        let (reached, ctx) = (self.reached.clone(), ctx.clone());
+        let (ready, ctx) = (self.ready.clone(), ctx.clone());
         let waiter = std::thread::Builder::new().name("shader warm-up".into()).spawn(move || {
             // The helper writes one line; anything else it might write is read and passed over
-            // until it closes its end.
+            // until it closes its end. A helper that ends without the line (it failed) ends the
+            // wait as well: the viewport then compiles what it draws itself.
             if let Some(stdout) = child.stdout.take() {
                 for line in BufReader::new(stdout).lines() {
                     let Ok(line) = line else { break };
                     if line == MESH_READY {
-                        reached.store(Stage::Mesh as u8, Ordering::Release);
-                        ctx.request_repaint();
+                        break;
                     }
                 }
             }
+            ready.store(true, Ordering::Release);
+            ctx.request_repaint_after(ONE_REPAINT);
             let _ = child.wait();
-            reached.store(Stage::Done as u8, Ordering::Release);
-            ctx.request_repaint();
         });
         if waiter.is_err() {
-            self.reached.store(Stage::Done as u8, Ordering::Release);
+            self.ready.store(true, Ordering::Release);
         }
     }
 
@@ -141,14 +143,13 @@ impl Warmup {
     /// Before then, a repaint is asked for at the limit; the helper's progress asks for one
     /// sooner.
     pub fn stage(&self, ctx: &egui::Context) -> Stage {
-        let reached = Stage::from_u8(self.reached.load(Ordering::Acquire));
-        if reached == Stage::Done {
-            return reached;
+        if self.ready.load(Ordering::Acquire) {
+            return Stage::Done;
         }
         match self.limit.checked_sub(self.started.elapsed()) {
             Some(left) if !left.is_zero() => {
                 ctx.request_repaint_after(left);
-                reached
+                Stage::Compiling
             }
             _ => Stage::Done,
         }
@@ -171,30 +172,22 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     let Some(mut helper) = Helper::new(model) else { return std::process::ExitCode::SUCCESS };
     // The default view's mesh first: the settings come as the viewer's window opens, after
     // this has started, and seldom draw the mesh differently.
-    let defaults = helper.state.render_options();
-    let first = defaults.without_overlays();
+    let first = helper.state.render_options().without_overlays();
     helper.draw(&first);
     let mut line = String::new();
     // Nothing to read (the viewer closed its end) or no settings: the default view.
-    let options = if std::io::stdin().lock().read_line(&mut line).is_ok()
+    if std::io::stdin().lock().read_line(&mut line).is_ok()
         && let Ok(settings) = serde_json::from_str::<Settings>(&line)
     {
         helper.state.settings = settings;
-        helper.state.render_options()
-    } else {
-        defaults
-    };
-    let mesh = options.without_overlays();
-    if mesh != first {
-        helper.draw(&mesh);
+        let mesh = helper.state.render_options().without_overlays();
+        if mesh != first {
+            helper.draw(&mesh);
+        }
     }
     // A viewer that has gone reads nothing; the helper has nothing left to do for it.
     let mut stdout = std::io::stdout().lock();
-    if writeln!(stdout, "{MESH_READY}").and_then(|()| stdout.flush()).is_err() {
-        return std::process::ExitCode::SUCCESS;
-    }
-    // The overlays; the mesh's shaders are in the cache now.
-    helper.draw(&options);
+    let _ = writeln!(stdout, "{MESH_READY}").and_then(|()| stdout.flush());
     std::process::ExitCode::SUCCESS
 }
 

@@ -76,8 +76,8 @@ impl Viewport {
         })
     }
 
-    /// Holds the first draw until `warmup` has the mesh's shaders ready, and the overlays
-    /// until it is done (or has taken too long). Meanwhile egui does not animate: the
+    /// Draws the overlays alone until `warmup` has the mesh's shaders ready (or has taken too
+    /// long), then everything. Meanwhile egui does not animate: the
     /// window's first frames fade scroll bars in, and each such frame redraws the whole window
     /// on a processor the helper needs.
     pub fn hold(&mut self, warmup: Warmup, ctx: &egui::Context) {
@@ -86,8 +86,7 @@ impl Viewport {
         self.warmup = Some((warmup, animation_time));
     }
 
-    /// Whether the shader warm-up is still going: the viewport holds its first draw, or its
-    /// overlays.
+    /// Whether the shader warm-up is still going: the viewport holds the mesh back.
     pub fn holding(&self) -> bool {
         self.warmup.is_some()
     }
@@ -127,16 +126,19 @@ impl Viewport {
             ((rect.width() * pixels_per_point) as u32).clamp(1, max),
             ((rect.height() * pixels_per_point) as u32).clamp(1, max),
         );
-        let screenshot = std::mem::take(&mut self.screenshot);
         let stage = self.warmup.as_ref().map_or(Stage::Done, |(w, _)| w.stage(ui.ctx()));
+        // A screenshot asked for meanwhile waits for the whole picture.
+        let screenshot = stage == Stage::Done && std::mem::take(&mut self.screenshot);
         if stage == Stage::Done
             && let Some((_, animation_time)) = self.warmup.take()
         {
             ui.ctx().all_styles_mut(|style| style.animation_time = animation_time);
         }
+        // While the helper compiles the mesh's shaders, the overlays alone: this process
+        // compiles theirs meanwhile.
         let options = match stage {
-            Stage::Mesh => state.render_options().without_overlays(),
-            Stage::Compiling | Stage::Done => state.render_options(),
+            Stage::Compiling => state.render_options().only_overlays(),
+            Stage::Done => state.render_options(),
         };
         let gpu = self.gpu(render_state);
         let identity = state.scene_identity();
@@ -154,18 +156,17 @@ impl Viewport {
                 eframe::wgpu::TextureUsages::TEXTURE_BINDING,
             );
             // egui composes in gamma space: it takes the image's sRGB bytes as they are.
-            let view = target.raw_view();
-            let mut egui_renderer = render_state.renderer.write();
-            match gpu.texture {
-                Some(id) => egui_renderer.update_egui_texture_from_wgpu_texture(
-                    &gpu.context.device,
-                    &view,
-                    SAMPLE_FILTER,
-                    id,
-                ),
-                None => {
-                    gpu.texture =
-                        Some(egui_renderer.register_native_texture(&gpu.context.device, &view, SAMPLE_FILTER))
+            if let Some(view) = target.raw_view() {
+                let mut egui_renderer = render_state.renderer.write();
+                let device = &gpu.context.device;
+                match gpu.texture {
+                    Some(id) => {
+                        egui_renderer.update_egui_texture_from_wgpu_texture(device, &view, SAMPLE_FILTER, id)
+                    }
+                    None => {
+                        gpu.texture =
+                            Some(egui_renderer.register_native_texture(device, &view, SAMPLE_FILTER))
+                    }
                 }
             }
             gpu.target = Some(target);
@@ -178,35 +179,18 @@ impl Viewport {
             options,
             size: pixels,
         };
-        if stage == Stage::Compiling {
-            // The background only, once per texture: the helper process is compiling the
-            // mesh's shaders.
-            if resized {
-                clear(gpu, &options);
-            }
-        } else if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
+        if gpu.drawn.as_ref() != Some(&drawn) || screenshot {
             draw(gpu, state, &options, screenshot);
             gpu.drawn = Some(drawn);
         }
-        if let Some(id) = gpu.texture {
-            ui.painter().image(
-                id,
-                rect,
-                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
-                egui::Color32::WHITE,
-            );
+        if let (Some(id), Some(target)) = (gpu.texture, &gpu.target) {
+            let [u, v] = target.image_uv();
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(u, v));
+            ui.painter().image(id, rect, uv, egui::Color32::WHITE);
         }
         labels(ui, rect, state);
         super::handles::handles_ui(ui, rect, state, &mut self.drag);
     }
-}
-
-/// Fills the viewport's texture with the background.
-fn clear(gpu: &Gpu, options: &RenderOptions) {
-    let Some(target) = &gpu.target else { return };
-    let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
-    target.pass(&mut encoder, options.background, |_| {});
-    gpu.context.queue.submit([encoder.finish()]);
 }
 
 /// Renders the scene into the viewport's texture (and, when asked, saves it).
