@@ -37,8 +37,8 @@ impl RgbaImage {
 /// renderer compiles a fragment shader once per kind of texture it samples, and the kind
 /// includes the texture's format and whether each side is a power of two. egui's own textures
 /// (its font atlas) are `Rgba8Unorm` with such sides: an image of the viewport's size, or an
-/// sRGB one, made lavapipe compile egui's shader a second time before the first frame
-/// (about 25 ms of a cold start on two processors).
+/// sRGB one, made lavapipe compile egui's shader a second time in the viewer's first frame, and
+/// the complete picture came 36 ms later (traced cold starts of the soldier, medians of 20).
 #[derive(Debug)]
 pub struct OffscreenTarget {
     /// Width of the image in pixels.

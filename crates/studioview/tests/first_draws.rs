@@ -1,6 +1,7 @@
 //! The viewport's first draws while the shader warm-up runs, on the software renderer: the
 //! overlays alone (the ground grid) until the helper has the mesh's shaders ready, then
-//! everything, without waiting for the helper to exit. A shell script stands in for the helper,
+//! everything, without waiting for the helper to exit. (The first frame, the background alone,
+//! passes before the harness hands over; `viewport.rs` tests the choice.) A shell script stands in for the helper,
 //! moving on when the test creates a file, so each stage is seen for as many frames as the test
 //! likes.
 

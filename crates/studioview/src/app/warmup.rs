@@ -12,13 +12,14 @@
 //!   its standard input and, if they draw the mesh differently (a wireframe, both sides), draws
 //!   their mesh too. It then says [`MESH_READY`] on its standard output and exits;
 //! - the viewer opens its window and compiles egui's shaders and the overlays' (the ground
-//!   grid, hit boxes…): its viewport draws the overlays alone until the mesh is ready, then
+//!   grid, hit boxes…): its viewport draws the background in the first frame (the one the
+//!   window waits for), the overlays alone from the next until the mesh is ready, then
 //!   everything, finding the mesh's shaders in the cache.
 //!
-//! The two lanes take about as long (traced cold starts of the soldier, medians of 20: the
-//! helper has exited at 0.25 s; the viewer's first frame, which compiles egui's and the grid's
-//! shaders, ends at about 0.29 s). When the helper compiled the grid as well, after the mesh,
-//! the complete picture came 54 ms later (381 against 327 ms).
+//! The two lanes take about as long: in traced cold starts of the soldier the helper is done
+//! 0.19–0.27 s after the start (medians of batches of 20), a little before the viewer has
+//! compiled egui's and the grid's shaders. When the helper compiled the grid as well, after the
+//! mesh, the complete picture came 54 ms later (381 against 327 ms, one batch).
 //!
 //! A process rather than a thread: what LLVM allocates while compiling stays in the allocator
 //! of the thread that compiled, and a second device's queue thread kept 12 MiB of the viewer's
