@@ -65,7 +65,8 @@ const SIZE: u32 = 64;
 /// How far the warm-up has come, as the viewport sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The helper is compiling the mesh's shaders: the viewport draws the overlays alone.
+    /// The helper is compiling the mesh's shaders: the viewport draws the overlays alone
+    /// (after its first frame, the background).
     Compiling,
     /// The mesh's shaders are ready, or the helper is gone or has taken longer than its limit:
     /// the viewport draws everything.
@@ -90,8 +91,8 @@ impl Warmup {
         let mut command = std::process::Command::new(exe);
         command.arg(SUBCOMMAND).args(model);
         // Its work is only of use on lavapipe: the Vulkan loader need not open every other
-        // driver installed (Intel's two and AMD's here, about 10 ms of the helper's start),
-        // unless the user chose the drivers already.
+        // driver installed (Intel's two and AMD's here, by strace), unless the user chose the
+        // drivers already. The time saved was within the noise of a start.
         let chosen = ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_LOADER_DRIVERS_SELECT"];
         if chosen.iter().all(|name| std::env::var_os(name).is_none()) {
             command.env("VK_LOADER_DRIVERS_SELECT", "*lvp*");
@@ -186,7 +187,7 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
             helper.draw(&mesh);
         }
     }
-    // A viewer that has gone reads nothing; the helper has nothing left to do for it.
+    // A viewer that has gone reads nothing: a failed write changes nothing.
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{MESH_READY}").and_then(|()| stdout.flush());
     std::process::ExitCode::SUCCESS

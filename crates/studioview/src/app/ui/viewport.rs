@@ -76,10 +76,10 @@ impl Viewport {
         })
     }
 
-    /// Draws the overlays alone until `warmup` has the mesh's shaders ready (or has taken too
-    /// long), then everything. Meanwhile egui does not animate: the
-    /// window's first frames fade scroll bars in, and each such frame redraws the whole window
-    /// on a processor the helper needs.
+    /// Holds the mesh back until `warmup` has its shaders ready (or has taken too long):
+    /// the overlays alone meanwhile. Nor does egui animate: the window's first frames fade
+    /// scroll bars in, and each such frame redraws the whole window on a processor the helper
+    /// needs.
     pub fn hold(&mut self, warmup: Warmup, ctx: &egui::Context) {
         let animation_time = ctx.global_style().animation_time;
         ctx.all_styles_mut(|style| style.animation_time = 0.0);
