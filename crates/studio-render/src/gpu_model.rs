@@ -1,6 +1,6 @@
 //! A model's long-lived GPU resources, uploaded once: per body part, submodel, LOD and mesh its
-//! vertices, triangle indices and wireframe edges; every material's texture; and the little the
-//! overlays need of the model (the skeleton's shape, its box).
+//! vertices, triangle indices and wireframe edges; every material's texture; its ground grid;
+//! and the little the overlays need of the model (the skeleton's shape, its box).
 
 use std::collections::HashSet;
 
@@ -8,6 +8,7 @@ use glam::Vec3;
 use wgpu::util::DeviceExt;
 
 use crate::gpu_types::BoneSlots;
+use crate::grid::GpuGrid;
 use crate::scene::{RenderModel, submodel_for_body};
 use crate::texture::{GpuTexture, upload};
 
@@ -61,6 +62,26 @@ pub struct GpuModel {
     pub bounds: (Vec3, Vec3),
     /// Per hit box set, each box's hit group.
     pub hitbox_sets: Vec<Vec<i32>>,
+    /// The ground grid under it.
+    pub grid: GpuGrid,
+}
+
+/// The material of skin slot `slot` in skin family `skin`, `fallback` where there is none.
+fn texture_of<'a>(
+    skins: &[Vec<Option<usize>>],
+    textures: &'a [GpuTexture],
+    fallback: &'a GpuTexture,
+    skin: usize,
+    slot: usize,
+) -> &'a GpuTexture {
+    skins.get(skin).and_then(|family| *family.get(slot)?).and_then(|t| textures.get(t)).unwrap_or(fallback)
+}
+
+/// The submodel body number `body` chooses in each of `body_parts`.
+fn submodels_of(body_parts: &[(i32, Vec<GpuSubmodel>)], body: i32) -> impl Iterator<Item = &GpuSubmodel> {
+    body_parts
+        .iter()
+        .filter_map(move |(base, submodels)| submodels.get(submodel_for_body(*base, submodels.len(), body)?))
 }
 
 /// Each distinct edge of a mesh's triangles once, as line-list indices.
@@ -93,7 +114,7 @@ impl GpuModel {
                 usage,
             })
         };
-        let body_parts = model
+        let body_parts: Vec<(i32, Vec<GpuSubmodel>)> = model
             .body_parts
             .iter()
             .map(|part| {
@@ -139,14 +160,30 @@ impl GpuModel {
                 (part.base, submodels)
             })
             .collect();
-        let textures =
+        let textures: Vec<GpuTexture> =
             model.materials.iter().map(|m| upload(device, queue, texture_layout, sampler, m)).collect();
+        let fallback = upload(device, queue, texture_layout, sampler, &Default::default());
+        // The grid's texture is of the kind of the first opaque texture the default view (skin,
+        // body and level of detail 0) draws: the mesh's first draw compiles the code for it.
+        let first_opaque = submodels_of(&body_parts, 0)
+            .flat_map(|submodel| submodel.meshes(0))
+            .map(|mesh| texture_of(&model.skins, &textures, &fallback, 0, mesh.slot))
+            .find(|texture| texture.blend == crate::scene::Blend::Opaque);
+        let grid = GpuGrid::new(
+            device,
+            queue,
+            texture_layout,
+            sampler,
+            model.bounds,
+            first_opaque.map(|texture| &texture.texture),
+        );
         let vertices = model.body_parts.iter().flat_map(|part| &part.submodels);
         let vertices = vertices.flat_map(|submodel| &submodel.lods).flatten().flat_map(|mesh| &mesh.vertices);
         Self {
             body_parts,
             textures,
-            fallback: upload(device, queue, texture_layout, sampler, &Default::default()),
+            fallback,
+            grid,
             skins: model.skins.clone(),
             bone_slots: BoneSlots::of(vertices),
             parents: model.parents.clone(),
@@ -157,18 +194,12 @@ impl GpuModel {
 
     /// The material a mesh of skin slot `slot` shows in skin family `skin`.
     pub fn texture(&self, skin: usize, slot: usize) -> &GpuTexture {
-        self.skins
-            .get(skin)
-            .and_then(|family| *family.get(slot)?)
-            .and_then(|t| self.textures.get(t))
-            .unwrap_or(&self.fallback)
+        texture_of(&self.skins, &self.textures, &self.fallback, skin, slot)
     }
 
     /// The submodel body number `body` chooses in each body part.
     pub fn submodels(&self, body: i32) -> impl Iterator<Item = &GpuSubmodel> {
-        self.body_parts.iter().filter_map(move |(base, submodels)| {
-            submodels.get(submodel_for_body(*base, submodels.len(), body)?)
-        })
+        submodels_of(&self.body_parts, body)
     }
 
     /// Triangles drawn for body number `body` at `lod`.

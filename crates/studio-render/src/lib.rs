@@ -18,6 +18,7 @@ mod context;
 pub mod goldsrc;
 mod gpu_model;
 pub mod gpu_types;
+mod grid;
 mod offscreen;
 pub mod overlay;
 mod pipelines;
@@ -30,8 +31,9 @@ mod texture;
 pub use camera::OrbitCamera;
 pub use context::{GpuContext, RenderError, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
+pub use grid::{GRID_COLOR, GpuGrid};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
-pub use overlay::{GRID_COLOR, HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
+pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
 pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};
 pub use scene::{
     Blend, FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,

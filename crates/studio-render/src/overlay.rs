@@ -1,6 +1,7 @@
-//! Overlay geometry built each frame from the pose: skeleton, hit boxes, attachments, bounding
-//! boxes and the ground grid, as coloured lines and translucent triangles. The vertex lists are
-//! reused from frame to frame, with room reserved when the model is loaded.
+//! Overlay geometry built each frame from the pose: skeleton, hit boxes, attachments and
+//! bounding boxes, as coloured lines and translucent triangles. The vertex lists are reused from
+//! frame to frame, with room reserved when the model is loaded. (The ground grid, one of the
+//! [`OverlayOptions`], is drawn by the mesh's pipeline: see `grid.rs`.)
 
 use glam::{Vec3, Vec3A};
 
@@ -39,8 +40,6 @@ pub const SELECTED_COLOR: [u8; 3] = [255, 255, 255];
 pub const BOUNDING_BOX_COLOR: [u8; 3] = [0, 160, 255];
 /// Colour of the sequence's bounding box.
 pub const SEQUENCE_BOX_COLOR: [u8; 3] = [255, 120, 200];
-/// Colour of the ground grid.
-pub const GRID_COLOR: [u8; 3] = [90, 90, 100];
 
 /// sRGB bytes and an alpha to the linear colour the render target (an sRGB format) expects.
 pub fn linear(rgb: [u8; 3], alpha: f32) -> [f32; 4] {
@@ -49,6 +48,13 @@ pub fn linear(rgb: [u8; 3], alpha: f32) -> [f32; 4] {
         if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
     };
     [channel(rgb[0]), channel(rgb[1]), channel(rgb[2]), alpha]
+}
+
+/// The size of joint and attachment markers for a model whose box is `bounds`: 1.5% of the
+/// box's diagonal (1 unit for an empty or broken box). The ground grid's step is 8 of them.
+pub(crate) fn marker_size(bounds: (Vec3, Vec3)) -> f32 {
+    let extent = (bounds.1 - bounds.0).length();
+    if extent.is_finite() && extent > 1.0 { extent * 0.015 } else { 1.0 }
 }
 
 /// What the overlays show.
@@ -64,7 +70,7 @@ pub struct OverlayOptions {
     pub bounding_box: bool,
     /// The current sequence's bounding box.
     pub sequence_box: bool,
-    /// A ground grid under the model.
+    /// A ground grid under the model (drawn by the mesh's pipeline, not built here).
     pub grid: bool,
     /// The bone drawn highlighted.
     pub selected_bone: Option<usize>,
@@ -105,9 +111,6 @@ pub struct Overlay {
     pub triangles: Vec<OverlayVertex>,
 }
 
-/// Lines of the ground grid: half-count per side.
-const GRID_HALF: i32 = 10;
-
 /// The 12 edges of a box, as corner indices (corner k takes the maximum on axis i when bit i
 /// of k is set).
 const BOX_EDGES: [(usize, usize); 12] =
@@ -134,8 +137,7 @@ impl Overlay {
     pub fn for_model(model: &RenderModel) -> Self {
         let bones = model.parents.len();
         let max_hitboxes = model.hitbox_sets.iter().map(Vec::len).max().unwrap_or(0);
-        let lines =
-            bones * 8 + max_hitboxes * 24 + model.attachments * 6 + 2 * 24 + 4 * (2 * GRID_HALF as usize + 1);
+        let lines = bones * 8 + max_hitboxes * 24 + model.attachments * 6 + 2 * 24;
         Self { lines: Vec::with_capacity(lines), on_top: 0, triangles: Vec::with_capacity(max_hitboxes * 36) }
     }
 
@@ -179,18 +181,7 @@ impl Overlay {
     ) {
         self.lines.clear();
         self.triangles.clear();
-        let extent = (bounds.1 - bounds.0).length();
-        let size = if extent.is_finite() && extent > 1.0 { extent * 0.015 } else { 1.0 };
-        if options.grid {
-            let step = (size * 8.0).max(1.0);
-            let reach = step * GRID_HALF as f32;
-            let color = linear(GRID_COLOR, 1.0);
-            for i in -GRID_HALF..=GRID_HALF {
-                let t = i as f32 * step;
-                self.line(Vec3A::new(t, -reach, 0.0), Vec3A::new(t, reach, 0.0), color);
-                self.line(Vec3A::new(-reach, t, 0.0), Vec3A::new(reach, t, 0.0), color);
-            }
-        }
+        let size = marker_size(bounds);
         if options.bounding_box {
             self.axis_box(bounds.0, bounds.1, linear(BOUNDING_BOX_COLOR, 1.0));
         }

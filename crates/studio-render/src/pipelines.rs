@@ -1,8 +1,8 @@
 //! The renderer's pipelines, each created the first time a draw needs it.
 //!
-//! There are eighteen (mesh: three blends × culling or not, and wireframe, each for two or three
-//! bone slots; lines and translucent solids, depth-tested or x-ray), and a model's first frame
-//! uses two or three of them. Creating one costs about 2 ms on Mesa's software Vulkan driver
+//! There are twenty-two (mesh: three blends × culling or not, wireframe, and the ground grid
+//! depth-tested or x-ray, each for two or three bone slots; overlay lines and translucent
+//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them. Creating one costs about 2 ms on Mesa's software Vulkan driver
 //! (SPIR-V to NIR, optimised), so creating all of them up front put 20 ms before the viewer's
 //! first frame.
 
@@ -30,6 +30,9 @@ pub(crate) enum PipelineId {
     Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots },
     /// The mesh's triangle edges.
     Wire { slots: BoneSlots },
+    /// The ground grid's lines (`grid.rs`): depth-tested, the opaque mesh pipeline in all but
+    /// the primitive; x-ray ones over everything.
+    Grid { xray: bool, slots: BoneSlots },
     /// Overlay lines; x-ray ones are drawn over everything.
     Lines { xray: bool },
     /// Translucent overlay triangles.
@@ -37,7 +40,7 @@ pub(crate) enum PipelineId {
 }
 
 /// How many pipelines there are.
-const COUNT: usize = 18;
+const COUNT: usize = 22;
 
 impl PipelineId {
     /// Each pipeline's place in [`Pipelines`].
@@ -54,6 +57,7 @@ impl PipelineId {
             Self::Wire { slots } => 12 + usize::from(slots == BoneSlots::Three),
             Self::Lines { xray } => 14 + usize::from(xray),
             Self::Solids { xray } => 16 + usize::from(xray),
+            Self::Grid { xray, slots } => 18 + usize::from(xray) + 2 * usize::from(slots == BoneSlots::Three),
         }
     }
 }
@@ -175,6 +179,19 @@ impl Pipelines {
                 topology: wgpu::PrimitiveTopology::LineList,
                 ..mesh("", None, false, true, slots)
             },
+            // Lines, and no other difference from the opaque mesh: lavapipe then finds the code
+            // compiled for the mesh (see grid.rs).
+            PipelineId::Grid { xray: false, slots } => PipelineKind {
+                label: "ground grid",
+                topology: wgpu::PrimitiveTopology::LineList,
+                ..mesh("", None, true, false, slots)
+            },
+            PipelineId::Grid { xray: true, slots } => PipelineKind {
+                label: "ground grid x-ray",
+                topology: wgpu::PrimitiveTopology::LineList,
+                depth_test: false,
+                ..mesh("", None, false, false, slots)
+            },
             PipelineId::Lines { xray: false } => {
                 overlay("overlay lines", wgpu::PrimitiveTopology::LineList, false)
             }
@@ -272,6 +289,8 @@ mod tests {
         }
         for slots in [BoneSlots::Two, BoneSlots::Three] {
             ids.push(PipelineId::Wire { slots });
+            ids.push(PipelineId::Grid { xray: false, slots });
+            ids.push(PipelineId::Grid { xray: true, slots });
             for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
                 for double_sided in [false, true] {
                     ids.push(PipelineId::Mesh { blend, double_sided, slots });

@@ -80,10 +80,11 @@ impl RenderOptions {
         Self { overlay, ..*self }
     }
 
-    /// These options with neither the mesh nor its wireframe: the overlays alone, drawn with
-    /// the overlays' pipelines only.
+    /// These options with neither the mesh nor its wireframe, nor the ground grid (drawn by
+    /// the mesh's pipeline): the overlays alone, drawn with the overlays' pipelines only.
     pub fn only_overlays(&self) -> Self {
-        Self { mesh: false, wireframe: false, ..*self }
+        let overlay = OverlayOptions { grid: false, ..self.overlay };
+        Self { mesh: false, wireframe: false, overlay, ..*self }
     }
 }
 
@@ -99,6 +100,10 @@ pub struct Renderer {
     frame_buffer: wgpu::Buffer,
     bones_buffer: wgpu::Buffer,
     frame_bind_group: wgpu::BindGroup,
+    /// The ground grid's frame uniform: the frame's, fully opaque.
+    grid_frame_buffer: wgpu::Buffer,
+    /// Bind group 0 of the ground grid: its frame uniform, and bones whose first is the identity.
+    grid_bind_group: wgpu::BindGroup,
     /// Layout of a texture's bind group (group 1).
     pub texture_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -181,14 +186,35 @@ impl Renderer {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame bind group"),
-            layout: &frame_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: frame_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: bones_buffer.as_entire_binding() },
-            ],
+        let frame_group = |label, frame: &wgpu::Buffer, bones: &wgpu::Buffer| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout: &frame_layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: frame.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 1, resource: bones.as_entire_binding() },
+                ],
+            })
+        };
+        let frame_bind_group = frame_group("frame bind group", &frame_buffer, &bones_buffer);
+        // The grid's vertices follow bone 0 of bones of their own, the identity.
+        let grid_frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ground grid frame uniform"),
+            size: size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
         });
+        let mut grid_bones: Box<BonesBuffer> = bytemuck::zeroed_box();
+        grid_bones.model_from_bone[0] = Mat4::IDENTITY.to_cols_array_2d();
+        let grid_bones_buffer = wgpu::util::DeviceExt::create_buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("ground grid bones"),
+                contents: bytemuck::bytes_of(&*grid_bones),
+                usage: wgpu::BufferUsages::STORAGE,
+            },
+        );
+        let grid_bind_group = frame_group("ground grid bind group", &grid_frame_buffer, &grid_bones_buffer);
         // Bilinear within the nearest mip level: GL_LINEAR_MIPMAP_NEAREST, the default texture
         // mode of GLQuake, whose renderer GoldSrc's descends from. Blending two levels as well
         // (trilinear) roughly doubles the sampling code a software rasterizer compiles: 130 ms
@@ -211,6 +237,8 @@ impl Renderer {
             frame_buffer,
             bones_buffer,
             frame_bind_group,
+            grid_frame_buffer,
+            grid_bind_group,
             texture_layout,
             sampler,
             line_buffer: None,
@@ -280,6 +308,11 @@ impl Renderer {
             }
         };
         write(&self.frame_buffer, bytemuck::bytes_of(&frame));
+        if options.overlay.grid {
+            let mut grid = frame;
+            grid.options[1] = 1.0;
+            write(&self.grid_frame_buffer, bytemuck::bytes_of(&grid));
+        }
         write(&self.bones_buffer, &bytemuck::bytes_of(&*self.bones)[..used]);
         let fitting = |buffer: &Option<wgpu::Buffer>, vertices: &[OverlayVertex]| {
             buffer
@@ -305,6 +338,10 @@ impl Renderer {
 
     /// Records the draws of the last [`Self::prepare`] into `pass`.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
+        // The ground first, hiding what is below it; in x-ray, after the mesh and over it.
+        if options.overlay.grid && !options.xray {
+            self.draw_grid(pass, gpu, false);
+        }
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         if options.mesh || options.wireframe {
             let translucent = options.opacity < 1.0;
@@ -342,6 +379,10 @@ impl Renderer {
                 }
             }
         }
+        if options.overlay.grid && options.xray {
+            self.draw_grid(pass, gpu, true);
+            pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        }
         if let Some(buffer) = self.solid_buffer.as_ref().filter(|_| self.solid_count > 0) {
             pass.set_pipeline(self.pipelines.get(PipelineId::Solids { xray: options.xray }));
             pass.set_vertex_buffer(0, buffer.slice(..));
@@ -358,5 +399,14 @@ impl Renderer {
                 pass.draw(self.line_on_top..self.line_count, 0..1);
             }
         }
+    }
+
+    /// Records the ground grid's draw, x-ray or depth-tested; leaves the grid's bind groups bound.
+    fn draw_grid(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, xray: bool) {
+        pass.set_pipeline(self.pipelines.get(PipelineId::Grid { xray, slots: gpu.bone_slots }));
+        pass.set_bind_group(0, &self.grid_bind_group, &[]);
+        pass.set_bind_group(1, &gpu.grid.material.bind_group, &[]);
+        pass.set_vertex_buffer(0, gpu.grid.vertices.slice(..));
+        pass.draw(0..gpu.grid.count, 0..1);
     }
 }

@@ -326,6 +326,64 @@ fn every_display_option_renders_the_soldier() {
     }
 }
 
+/// The ground grid, drawn by the mesh's pipeline with a bone buffer and material of its own
+/// (grid.rs): in its colour, fully opaque whatever the mesh's opacity, hidden where the mesh is
+/// in front of it, and the same in x-ray but for being drawn over the mesh.
+#[test]
+fn the_ground_grid_is_opaque_in_its_colour_and_behind_the_mesh() {
+    let Some(model) = load("models/ns/soldier.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let grid = RenderOptions { mesh: false, ..RenderOptions::default() };
+    let mesh = RenderOptions { mesh: true, ..nothing() };
+    let both = RenderOptions::default();
+    let [grid_image, mesh_image, both_image] =
+        [grid, mesh, both].map(|o| render(&mut s, &model, &pose, &camera, &o));
+    let pixels =
+        |image: &RgbaImage| image.pixels.chunks(4).map(|p| [p[0], p[1], p[2], p[3]]).collect::<Vec<_>>();
+    let (grid_pixels, mesh_pixels, both_pixels) =
+        (pixels(&grid_image), pixels(&mesh_image), pixels(&both_image));
+    let background = RenderOptions::default().background;
+    let on_grid: Vec<bool> = grid_pixels.iter().map(|&p| close(p, studio_render::GRID_COLOR, 2)).collect();
+    let grid_count = on_grid.iter().filter(|&&g| g).count();
+    assert!(grid_count > 1000, "only {grid_count} pixels of the grid's colour");
+    assert!(grid_pixels.iter().all(|p| p[3] == 255), "the grid is opaque");
+
+    // Where the upper half of the mesh covers a grid pixel, the mesh shows: the grid there is
+    // far behind it. (The grid, at the origin's height, passes through the soldier's legs.)
+    let width = SIZE.0 as usize;
+    let rows = |i: usize| i / width;
+    let on_mesh = |i: usize| !close(mesh_pixels[i], background, 2);
+    let top = (0..mesh_pixels.len()).filter(|&i| on_mesh(i)).map(rows).min().unwrap();
+    let bottom = (0..mesh_pixels.len()).filter(|&i| on_mesh(i)).map(rows).max().unwrap();
+    let (mut covered, mut mesh_shown) = (0, 0);
+    for i in (0..mesh_pixels.len()).filter(|&i| on_grid[i] && on_mesh(i) && rows(i) < (top + bottom) / 2) {
+        covered += 1;
+        mesh_shown += usize::from(both_pixels[i] == mesh_pixels[i]);
+    }
+    assert!(covered > 50, "the mesh's upper half covers only {covered} grid pixels");
+    assert!(mesh_shown * 10 >= covered * 9, "the grid shows through the mesh: {mesh_shown} of {covered}");
+
+    // The mesh's opacity leaves the grid as it is.
+    let faint = RenderOptions { opacity: 0.5, ..grid };
+    assert_eq!(
+        render(&mut s, &model, &pose, &camera, &faint),
+        grid_image,
+        "the grid follows the mesh's opacity"
+    );
+
+    // In x-ray the grid is drawn over the mesh: every grid pixel shows the grid.
+    let xray = render(&mut s, &model, &pose, &camera, &RenderOptions { xray: true, ..both });
+    let xray_on_grid = pixels(&xray)
+        .iter()
+        .zip(&on_grid)
+        .filter(|&(p, &g)| g && close(*p, studio_render::GRID_COLOR, 2))
+        .count();
+    assert_eq!(xray_on_grid, grid_count, "x-ray: the grid is hidden somewhere");
+}
+
 #[test]
 fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
     let Some(model) = load("fixtures/blends.mdl") else { return };

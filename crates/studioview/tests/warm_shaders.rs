@@ -35,6 +35,23 @@ fn warm(cache: &Path, stdin: &str) -> String {
     output
 }
 
+/// Renders the demo model with `show` (`render --show`), with Mesa's cache under `cache`; the
+/// files in the cache then.
+fn render(cache: &Path, show: &str) -> usize {
+    let out = cache.join("render.png");
+    let status = Command::new(env!("CARGO_BIN_EXE_studioview"))
+        .args(["render", "--size", "64x64", "--show", show, "--out"])
+        .arg(&out)
+        .env("XDG_CACHE_HOME", cache)
+        .env_remove("MESA_SHADER_CACHE_DIR")
+        .env_remove("MESA_SHADER_CACHE_DISABLE")
+        .stderr(Stdio::null())
+        .status()
+        .expect("run studioview render");
+    assert!(status.success(), "render --show {show} failed");
+    cached(cache)
+}
+
 /// Files in Mesa's shader cache under `cache`.
 fn cached(cache: &Path) -> usize {
     fn count(dir: &Path) -> usize {
@@ -77,4 +94,27 @@ fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
     let wireframe = Settings { wireframe: true, ..Settings::default() };
     assert_eq!(warm(&cache, &format!("{}\n", serde_json::to_string(&wireframe).unwrap())), mesh_ready);
     assert!(cached(&cache) > first, "the stored settings' wireframe was not compiled");
+}
+
+#[test]
+fn the_ground_grid_needs_no_code_of_its_own() {
+    let software =
+        studioview::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
+    if !software {
+        assert!(std::env::var_os("CI").is_none(), "no software Vulkan adapter in CI");
+        eprintln!("note: no software adapter; nothing is compiled at a first draw to count");
+        return;
+    }
+    // Drawn by the mesh's pipeline (studio-render's grid.rs), the grid finds all its code among
+    // what the mesh's draw compiled: the viewer can show it with the mesh, the moment the helper
+    // has compiled the mesh.
+    let cache = scratch("ground-grid-cache");
+    let mesh = render(&cache, "mesh");
+    assert!(mesh > 0, "the mesh compiled nothing into Mesa's cache");
+    assert_eq!(render(&cache, "mesh,grid"), mesh, "the grid needed code of its own");
+    // Not so the overlays: hit boxes compile their own.
+    assert!(
+        render(&cache, "mesh,grid,hitboxes") > mesh,
+        "the hit boxes compiled nothing: is the cache in use?"
+    );
 }

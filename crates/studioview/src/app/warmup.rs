@@ -11,15 +11,18 @@
 //!   once, small, with the viewport's formats; then it reads the viewer's stored settings from
 //!   its standard input and, if they draw the mesh differently (a wireframe, both sides), draws
 //!   their mesh too. It then says [`MESH_READY`] on its standard output and exits;
-//! - the viewer opens its window and compiles egui's shaders and the overlays' (the ground
-//!   grid, hit boxes…): its viewport draws the background in the first frame (the one the
-//!   window waits for), the overlays alone from the next until the mesh is ready, then
-//!   everything, finding the mesh's shaders in the cache.
+//! - the viewer opens its window and compiles egui's shaders (and those of any overlay the
+//!   stored settings show, hit boxes…): its viewport draws the background in the first frame
+//!   (the one the window waits for), the overlays alone from the next until the mesh is ready,
+//!   then everything, finding the mesh's shaders in the cache. The ground grid comes with the
+//!   mesh: it is drawn by the mesh's pipeline and needs no code of its own (studio-render's
+//!   `grid.rs`).
 //!
 //! The two lanes take about as long: in traced cold starts of the soldier the helper is done
-//! 0.19–0.27 s after the start (medians of batches of 20), a little before the viewer has
-//! compiled egui's and the grid's shaders. When the helper compiled the grid as well, after the
-//! mesh, the complete picture came 54 ms later (381 against 327 ms, one batch).
+//! 0.20–0.26 s after the start (medians of batches of 12), about when the viewer has compiled
+//! egui's shaders. When the grid had a pipeline of its own, the viewer compiled it after egui's,
+//! and model and grid showed 50–60 ms later (measure.py, 10 interleaved cold starts: 0.321 →
+//! 0.261 s median); when the helper compiled it after the mesh, 54 ms later.
 //!
 //! A process rather than a thread: what LLVM allocates while compiling stays in the allocator
 //! of the thread that compiled, and a second device's queue thread kept 12 MiB of the viewer's
@@ -65,8 +68,8 @@ const SIZE: u32 = 64;
 /// How far the warm-up has come, as the viewport sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    /// The helper is compiling the mesh's shaders: the viewport draws the overlays alone
-    /// (after its first frame, the background).
+    /// The helper is compiling the mesh's shaders: the viewport draws the overlays alone but
+    /// the grid, which is the mesh's (after its first frame, the background).
     Compiling,
     /// The mesh's shaders are ready, or the helper is gone or has taken longer than its limit:
     /// the viewport draws everything.
