@@ -65,16 +65,16 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
-    /// These options with no overlay shown (no grid, skeleton, hit boxes, attachments or
-    /// boxes): the mesh and its wireframe alone, drawn with the mesh's pipelines only.
-    pub fn without_overlays(&self) -> Self {
+    /// These options with no overlay shown but the ground grid (no skeleton, hit boxes,
+    /// attachments or boxes): the mesh, its wireframe and the grid, drawn with the mesh's
+    /// pipelines only.
+    pub fn only_mesh_pipelines(&self) -> Self {
         let overlay = OverlayOptions {
             skeleton: false,
             hitboxes: false,
             attachments: false,
             bounding_box: false,
             sequence_box: false,
-            grid: false,
             ..self.overlay
         };
         Self { overlay, ..*self }

@@ -8,7 +8,8 @@
 //! before compiling. So the viewer starts a helper, `studioview warm-shaders`, as it starts
 //! itself, and the work is shared between two processors:
 //! - the helper opens the model as the viewer will, with default settings, and draws its mesh
-//!   once, small, with the viewport's formats; then it reads the viewer's stored settings from
+//!   and ground grid once, small, with the viewport's formats (the grid adds nothing to compile
+//!   but for a model without a mesh); then it reads the viewer's stored settings from
 //!   its standard input and, if they draw the mesh differently (a wireframe, both sides), draws
 //!   their mesh too. It then says [`MESH_READY`] on its standard output and exits;
 //! - the viewer opens its window and compiles egui's shaders (and those of any overlay the
@@ -175,9 +176,9 @@ impl Drop for Warmup {
 /// software renderer.
 pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
     let Some(mut helper) = Helper::new(model) else { return std::process::ExitCode::SUCCESS };
-    // The default view's mesh first: the settings come as the viewer's window opens, after
-    // this has started, and seldom draw the mesh differently.
-    let first = helper.state.render_options().without_overlays();
+    // The default view's mesh and grid first: the settings come as the viewer's window opens,
+    // after this has started, and seldom draw them differently.
+    let first = helper.state.render_options().only_mesh_pipelines();
     helper.draw(&first);
     let mut line = String::new();
     // Nothing to read (the viewer closed its end) or no settings: the default view.
@@ -185,7 +186,7 @@ pub fn run_helper(model: Option<PathBuf>) -> std::process::ExitCode {
         && let Ok(settings) = serde_json::from_str::<Settings>(&line)
     {
         helper.state.settings = settings;
-        let mesh = helper.state.render_options().without_overlays();
+        let mesh = helper.state.render_options().only_mesh_pipelines();
         if mesh != first {
             helper.draw(&mesh);
         }

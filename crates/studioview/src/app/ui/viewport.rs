@@ -196,7 +196,7 @@ impl Viewport {
 /// model and grid visible at the same time, mean 0.343 and 0.342 s).
 fn warm_up_options(stage: Stage, frame: u64, options: RenderOptions) -> RenderOptions {
     match stage {
-        Stage::Compiling if frame == 0 => options.only_overlays().without_overlays(),
+        Stage::Compiling if frame == 0 => options.only_overlays().only_mesh_pipelines(),
         Stage::Compiling => options.only_overlays(),
         Stage::Done => options,
     }
@@ -296,7 +296,7 @@ mod tests {
     fn the_warm_up_draws_the_background_then_the_overlays_then_everything() {
         let mut options = RenderOptions { wireframe: true, ..RenderOptions::default() };
         options.overlay.hitboxes = true;
-        let nothing = |o: &RenderOptions| !o.mesh && !o.wireframe && *o == o.without_overlays();
+        let nothing = |o: &RenderOptions| !o.mesh && !o.wireframe && *o == o.only_mesh_pipelines();
 
         let first = warm_up_options(Stage::Compiling, 0, options);
         assert!(nothing(&first), "the first frame draws the background alone: {first:?}");
