@@ -12,7 +12,8 @@
 //! vertices follow one bone with an identity matrix (the renderer binds the grid a bone buffer
 //! of its own). Measured on the NS soldier: Mesa's cache holds 2 entries after drawing the mesh,
 //! and still 2 after drawing mesh and grid (4 with the overlays' grid); the viewer showed model
-//! and grid about 55 ms sooner (`measure.py`, 10 interleaved cold starts: median 0.321 → 0.261 s).
+//! and grid 40–100 ms sooner (`measure.py`, medians of four batches of 8–10 interleaved cold
+//! starts, e.g. 0.321 → 0.261 s).
 
 use glam::Vec3;
 

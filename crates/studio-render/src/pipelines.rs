@@ -2,9 +2,9 @@
 //!
 //! There are twenty-two (mesh: three blends × culling or not, wireframe, and the ground grid
 //! depth-tested or x-ray, each for two or three bone slots; overlay lines and translucent
-//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them. Creating one costs about 2 ms on Mesa's software Vulkan driver
-//! (SPIR-V to NIR, optimised), so creating all of them up front put 20 ms before the viewer's
-//! first frame.
+//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them.
+//! Creating one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised),
+//! so creating all of them up front put 20 ms before the viewer's first frame.
 
 use std::sync::OnceLock;
 

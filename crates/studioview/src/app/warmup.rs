@@ -22,8 +22,9 @@
 //! The two lanes take about as long: in traced cold starts of the soldier the helper is done
 //! 0.20–0.26 s after the start (medians of batches of 12), about when the viewer has compiled
 //! egui's shaders. When the grid had a pipeline of its own, the viewer compiled it after egui's,
-//! and model and grid showed 50–60 ms later (measure.py, 10 interleaved cold starts: 0.321 →
-//! 0.261 s median); when the helper compiled it after the mesh, 54 ms later.
+//! and model and grid showed 40–100 ms later (measure.py, medians of four batches of 8–10
+//! interleaved cold starts, e.g. 0.321 against 0.261 s); when the helper compiled it after the
+//! mesh, 54 ms later.
 //!
 //! A process rather than a thread: what LLVM allocates while compiling stays in the allocator
 //! of the thread that compiled, and a second device's queue thread kept 12 MiB of the viewer's

@@ -190,10 +190,11 @@ impl Viewport {
 
 /// What the viewport draws of `options` at `stage` of the shader warm-up, in frame `frame`
 /// (0 the first). While the helper compiles the mesh's shaders, the overlays alone (not the
-/// ground grid, drawn by the mesh's pipeline): this process compiles theirs meanwhile. But the background alone in the first frame: eframe shows the
-/// window once that frame is painted, and the overlays' shaders would keep it hidden while they
-/// compile (measure.py, 12 interleaved cold starts of the soldier: window median 0.28 → 0.24 s,
-/// model and grid visible at the same time, mean 0.343 and 0.342 s).
+/// ground grid, drawn by the mesh's pipeline): this process compiles theirs meanwhile. But the
+/// background alone in the first frame: eframe shows the window once that frame is painted,
+/// and the overlays' shaders would keep it hidden while they compile (measure.py, 12
+/// interleaved cold starts of the soldier: window median 0.28 → 0.24 s, model and grid visible
+/// at the same time, mean 0.343 and 0.342 s).
 fn warm_up_options(stage: Stage, frame: u64, options: RenderOptions) -> RenderOptions {
     match stage {
         Stage::Compiling if frame == 0 => options.only_overlays().only_mesh_pipelines(),
