@@ -164,19 +164,14 @@ impl GpuModel {
             model.materials.iter().map(|m| upload(device, queue, texture_layout, sampler, m)).collect();
         let fallback = upload(device, queue, texture_layout, sampler, &Default::default());
         // The grid's texture is of the kind of the first opaque texture the default view (skin,
-        // body and level of detail 0) draws: the mesh's first draw compiles the code for it.
-        let first_opaque = submodels_of(&body_parts, 0)
+        // body and level of detail 0) draws, the fallback's where it draws none: the mesh's
+        // first draw compiles the code for it.
+        let like = submodels_of(&body_parts, 0)
             .flat_map(|submodel| submodel.meshes(0))
             .map(|mesh| texture_of(&model.skins, &textures, &fallback, 0, mesh.slot))
-            .find(|texture| texture.blend == crate::scene::Blend::Opaque);
-        let grid = GpuGrid::new(
-            device,
-            queue,
-            texture_layout,
-            sampler,
-            model.bounds,
-            first_opaque.map(|texture| &texture.texture),
-        );
+            .find(|texture| texture.blend == crate::scene::Blend::Opaque)
+            .unwrap_or(&fallback);
+        let grid = GpuGrid::new(device, queue, texture_layout, sampler, model.bounds, &like.texture);
         let vertices = model.body_parts.iter().flat_map(|part| &part.submodels);
         let vertices = vertices.flat_map(|submodel| &submodel.lods).flatten().flat_map(|mesh| &mesh.vertices);
         Self {

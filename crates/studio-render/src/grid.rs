@@ -100,18 +100,17 @@ pub struct GpuGrid {
 }
 
 impl GpuGrid {
-    /// Uploads the grid of a model whose box is `bounds`, its texture of the kind of `like`
-    /// (the model's first opaque texture; none: the fallback white texel's).
+    /// Uploads the grid of a model whose box is `bounds`, its texture of the kind of `like` (the
+    /// model's first opaque texture, or its fallback white texel where it has none).
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         layout: &wgpu::BindGroupLayout,
         sampler: &wgpu::Sampler,
         bounds: (Vec3, Vec3),
-        like: Option<&wgpu::Texture>,
+        like: &wgpu::Texture,
     ) -> Self {
-        let kind =
-            like.map_or(TextureKind { pot_width: true, pot_height: true, mipmapped: false }, TextureKind::of);
+        let kind = TextureKind::of(like);
         let lines = grid_lines(bounds);
         let vertices = wgpu::util::DeviceExt::create_buffer_init(
             device,

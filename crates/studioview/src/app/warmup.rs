@@ -233,8 +233,8 @@ impl Helper {
 
     /// What the helper draws of the viewer's view: what the mesh's pipelines draw, the ground
     /// grid only where no mesh is drawn. The grid's code is the mesh's (studio-render's
-    /// `grid.rs`); drawing it as well put model and grid on screen later (two batches of 10
-    /// interleaved cold starts of the soldier with `measure.py`: mean 0.317 against 0.343 s,
+    /// `grid.rs`); drawing it as well put model and grid on screen later (two batches of 8 and
+    /// 10 interleaved cold starts of the soldier with `measure.py`: mean 0.317 against 0.343 s,
     /// and 0.310 against 0.334 s).
     fn view(&self) -> RenderOptions {
         let mut view = self.state.render_options().only_mesh_pipelines();
