@@ -2,7 +2,7 @@
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
 use crate::sample::LocalPose;
-use glam::Vec4;
+use glam::{Mat4, Vec4};
 
 /// The animations to sample and the weights to mix them with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,6 +65,38 @@ pub fn slerp_bones(
     for (qa, qb) in a.rotations.iter_mut().zip(&b.rotations) {
         *qa = quaternion_slerp(*qa, *qb, s);
     }
+    for (pa, pb) in a.positions.iter_mut().zip(&b.positions) {
+        *pa = *pa * s1 + *pb * s;
+    }
+}
+
+/// [`slerp_bones`] with [`crate::fast::quaternion_slerp`], four bones at a time
+/// ([`crate::fast::quaternion_slerp_lanes`]): the same results.
+pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
+    let s = s.clamp(0.0, 1.0);
+    let mut quads = a.rotations.chunks_exact_mut(4);
+    let mut others = b.rotations.chunks_exact(4);
+    for (qa, qb) in (&mut quads).zip(&mut others) {
+        let lanes = |r: &[Vec4]| {
+            let m = Mat4::from_cols(r[0], r[1], r[2], r[3]).transpose();
+            [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+        };
+        match crate::fast::quaternion_slerp_lanes(lanes(qa), lanes(qb), s) {
+            Some([x, y, z, w]) => {
+                let m = Mat4::from_cols(x, y, z, w).transpose();
+                qa.copy_from_slice(&[m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
+            }
+            None => {
+                for (pa, pb) in qa.iter_mut().zip(qb) {
+                    *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
+                }
+            }
+        }
+    }
+    for (pa, pb) in quads.into_remainder().iter_mut().zip(others.remainder()) {
+        *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
+    }
+    let s1 = 1.0 - s;
     for (pa, pb) in a.positions.iter_mut().zip(&b.positions) {
         *pa = *pa * s1 + *pb * s;
     }

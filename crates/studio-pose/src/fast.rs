@@ -34,6 +34,24 @@ pub fn sin_short(x: f32) -> f32 {
     x + x * x2 * p
 }
 
+/// The coefficients of [`sin_small`]'s series (`sin x = x + x·x²·p(x²)`), highest first, with
+/// their signs.
+pub const SIN_SERIES: [f32; 6] =
+    [1.0 / 6_227_020_800.0, -1.0 / 39_916_800.0, 1.0 / 362_880.0, -1.0 / 5_040.0, 1.0 / 120.0, -1.0 / 6.0];
+
+/// `sin` of each lane of `x` by a series in [`SIN_SERIES`]' form, lane by lane: the arithmetic
+/// of [`sin_small`], or with the three highest coefficients 0 that of [`sin_short`] (each Horner
+/// step on a 0 gives exactly 0, and then the short series' first coefficient).
+#[inline]
+pub fn sin_lanes(x: Vec4, series: &[Vec4; 6]) -> Vec4 {
+    let x2 = x * x;
+    let mut p = series[0];
+    for &c in &series[1..] {
+        p = p * x2 + c;
+    }
+    x + x * x2 * p
+}
+
 /// `cos x` for |x| ≤ π/2: Taylor series to x¹⁴ (truncation error below 1e-8).
 #[inline]
 fn cos_kernel(x: f32) -> f32 {
@@ -192,6 +210,76 @@ pub fn slerp_with(setup: SlerpSetup, p: Vec4, q: Vec4, t: f32) -> Vec4 {
     }
 }
 
+/// The largest `cos ω` for which Valve's slerp takes its slerp branch (`1 − cos ω > 1e-6`, formed
+/// in double): the same test as a comparison of floats.
+pub const SLERP_COS_MAX: f32 = {
+    let mut c = 1.0f32;
+    while 1.0 - c as f64 <= 0.000001 {
+        c = f32::from_bits(c.to_bits() - 1);
+    }
+    c
+};
+
+/// The largest `cos ω` for which Valve's slerp takes its branch for opposite quaternions
+/// (`1 + cos ω ≤ 1e-6`, formed in double), as a float.
+pub const FULL_COS_MAX: f32 = {
+    let mut c = -1.0f32;
+    while 1.0 + f32::from_bits(c.to_bits() - 1) as f64 <= 0.000001 {
+        c = f32::from_bits(c.to_bits() - 1);
+    }
+    c
+};
+
+/// [`acos_unit`] lane by lane.
+#[allow(clippy::excessive_precision)]
+#[inline]
+fn acos_unit_lanes(x: Vec4) -> Vec4 {
+    let mut p = Vec4::splat(-0.001_262_491_1);
+    for c in [0.006_670_090_1, -0.017_088_125_6, 0.030_891_881_0, -0.050_174_304_6, 0.088_978_987_4]
+        .into_iter()
+        .chain([-0.214_598_801_6, 1.570_796_305_0])
+    {
+        p = p * x + Vec4::splat(c);
+    }
+    (Vec4::ONE - x).sqrt() * p
+}
+
+/// [`quaternion_slerp`] of four pairs at once, lane by lane (`p` and `q` as their x, y, z and w
+/// lanes), with the same arithmetic in every lane: Valve's branches become per-lane choices
+/// between results. `None` when a pair is opposite (only degenerate input), which takes
+/// [`quaternion_slerp`]'s full branch.
+#[inline]
+pub fn quaternion_slerp_lanes(p: [Vec4; 4], q: [Vec4; 4], t: f32) -> Option<[Vec4; 4]> {
+    let [px, py, pz, pw] = p;
+    let [qx, qy, qz, qw] = q;
+    let square = |v: Vec4| v * v;
+    // `valve_flips`, in its order.
+    let a = ((square(px - qx) + square(py - qy)) + square(pz - qz)) + square(pw - qw);
+    let b = ((square(px + qx) + square(py + qy)) + square(pz + qz)) + square(pw + qw);
+    let sign = Vec4::select(a.cmpgt(b), Vec4::NEG_ONE, Vec4::ONE);
+    let (qx, qy, qz, qw) = (qx * sign, qy * sign, qz * sign, qw * sign);
+    // `valve_cosom`.
+    let cosom = ((px * qx + py * qy) + pz * qz) + pw * qw;
+    if cosom.cmple(Vec4::splat(FULL_COS_MAX)).any() {
+        return None;
+    }
+    let slerp = cosom.cmple(Vec4::splat(SLERP_COS_MAX));
+    // `acos_signed`.
+    let unit = acos_unit_lanes(cosom.abs());
+    let omega = Vec4::select(cosom.cmpge(Vec4::ZERO), unit, Vec4::splat(std::f32::consts::PI) - unit);
+    let full_series = SIN_SERIES.map(Vec4::splat);
+    let inv_sin = Vec4::ONE / sin_lanes(omega, &full_series);
+    // `slerp_with`'s choice of series: the short one below its limit.
+    let long = Vec4::select(omega.cmplt(Vec4::splat(SHORT_SERIES_LIMIT)), Vec4::ZERO, Vec4::ONE);
+    let mut series = full_series;
+    for c in &mut series[..3] {
+        *c *= long;
+    }
+    let sclp = Vec4::select(slerp, sin_lanes(omega * (1.0 - t), &series) * inv_sin, Vec4::splat(1.0 - t));
+    let sclq = Vec4::select(slerp, sin_lanes(omega * t, &series) * inv_sin, Vec4::splat(t));
+    Some([px * sclp + qx * sclq, py * sclp + qy * sclq, pz * sclp + qz * sclq, pw * sclp + qw * sclq])
+}
+
 /// `QuaternionSlerp` with the fast functions: the same branches and constants as Valve's.
 #[inline]
 pub fn quaternion_slerp(p: Vec4, q: Vec4, t: f32) -> Vec4 {
@@ -272,5 +360,50 @@ mod tests {
             }
         }
         assert!(worst < 1e-6, "largest difference {worst}");
+    }
+
+    #[test]
+    fn the_float_thresholds_make_valves_double_tests() {
+        let around = |c: f32| (0..4000u32).map(move |i| f32::from_bits(c.to_bits() - 2000 + i));
+        for c in around(0.999_999).chain(around(-0.999_999)).chain([1.0, -1.0, 0.0, 0.5, -0.5]) {
+            let cosom = f64::from(c);
+            assert_eq!(c <= SLERP_COS_MAX, 1.0 - cosom > 0.000001, "{c}");
+            assert_eq!(c <= FULL_COS_MAX, 1.0 + cosom <= 0.000001, "{c}");
+        }
+    }
+
+    #[test]
+    fn four_lane_slerp_is_the_one_lane_slerp() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        for trial in 0..5000 {
+            let pairs: [(Vec4, Vec4); 4] = std::array::from_fn(|lane| {
+                let a = [next() * 6.0 - 3.0, next() * 3.0 - 1.5, next() * 6.0 - 3.0];
+                // Equal, a hair apart (lerp), short and long slerps, and the far way round.
+                let step = [0.0, 1e-5, 0.2, 1.2, 3.1][(trial + lane) % 5];
+                let b = [a[0] + step * (next() - 0.5), a[1] - step * next(), a[2] + step];
+                (angle_quaternion(a), angle_quaternion(b))
+            });
+            let t = [0.0, 0.3, 0.5, 1.0, next()][trial % 5];
+            let lanes = |f: fn(&(Vec4, Vec4)) -> Vec4| {
+                let m =
+                    glam::Mat4::from_cols(f(&pairs[0]), f(&pairs[1]), f(&pairs[2]), f(&pairs[3])).transpose();
+                [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+            };
+            let [x, y, z, w] = quaternion_slerp_lanes(lanes(|p| p.0), lanes(|p| p.1), t).unwrap();
+            for (lane, (p, q)) in pairs.iter().enumerate() {
+                let one = quaternion_slerp(*p, *q, t);
+                assert_eq!(Vec4::new(x[lane], y[lane], z[lane], w[lane]), one, "trial {trial} lane {lane}");
+            }
+        }
+        // Negated quaternions are the same rotation: the flip makes them equal, and the lerp
+        // gives them back.
+        let p = [Vec4::X, Vec4::Y, Vec4::Z, Vec4::W];
+        assert_eq!(quaternion_slerp_lanes(p, p.map(|c| -c), 0.5), Some(p));
     }
 }

@@ -18,6 +18,7 @@ pub mod blend;
 pub mod channel;
 pub mod controllers;
 pub mod fast;
+pub mod lanes;
 pub mod math;
 pub mod playback;
 mod pose;

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use glam::{Affine3A, Vec3A, Vec4};
+use glam::{Affine3A, Vec3A};
 use studio_model::Model;
 use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
 
-use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones};
+use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones, slerp_bones_fast};
 use crate::controllers::ControllerBytes;
 use crate::math::{bone_matrix, concat_bone};
 use crate::sample::{Adjustments, BoneSetup, LocalPose, keyframe, sample_runs, sample_table};
@@ -256,9 +256,9 @@ impl PoseEvaluator {
         }
         let [first, second, third, fourth] = &mut self.blends;
         if source.is_some() {
-            mix(plan, first, second, third, fourth, crate::fast::quaternion_slerp);
+            mix(plan, first, second, third, fourth, slerp_bones_fast);
         } else {
-            mix(plan, first, second, third, fourth, exact_slerp);
+            mix(plan, first, second, third, fourth, |a, b, w| slerp_bones(a, b, w, exact_slerp));
         }
         model_space(model, first, pose);
         Ok(())
@@ -272,15 +272,15 @@ fn mix(
     second: &LocalPose,
     third: &mut LocalPose,
     fourth: &LocalPose,
-    slerp: impl Fn(Vec4, Vec4, f32) -> Vec4 + Copy,
+    slerp_bones: impl Fn(&mut LocalPose, &LocalPose, f32),
 ) {
     match plan {
         BlendPlan::Single(_) => {}
-        BlendPlan::Two(_, w) => slerp_bones(first, second, w, slerp),
+        BlendPlan::Two(_, w) => slerp_bones(first, second, w),
         BlendPlan::Four(_, [w0, w1]) => {
-            slerp_bones(first, second, w0, slerp);
-            slerp_bones(third, fourth, w0, slerp);
-            slerp_bones(first, third, w1, slerp);
+            slerp_bones(first, second, w0);
+            slerp_bones(third, fourth, w0);
+            slerp_bones(first, third, w1);
         }
     }
 }

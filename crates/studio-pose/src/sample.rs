@@ -165,18 +165,37 @@ pub fn sample_table(
     earlier: Option<(usize, &LocalPose)>,
     out: &mut LocalPose,
 ) {
+    let rotations = &mut out.rotations;
+    let positions = &mut out.positions;
+    let group_spans = table.group_spans(blend);
+    let earlier_groups = earlier.map(|(b, pose)| (table.group_spans(b), pose));
+    for (g, (group, span)) in table.groups().iter().zip(group_spans).enumerate() {
+        if let Some((other_spans, other)) = earlier_groups
+            && other_spans[g] == *span
+        {
+            for &b in &group.bones {
+                (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
+            }
+            continue;
+        }
+        let (k0, k1) = table.rows(*span, k);
+        let (lane_rotations, lane_positions) = group.sample(k0, k1, s);
+        for (lane, &b) in group.bones.iter().enumerate() {
+            (rotations[b], positions[b]) = (lane_rotations[lane], lane_positions[lane]);
+        }
+    }
     let spans = table.spans(blend);
     let earlier_spans = earlier.map(|(b, pose)| (table.spans(b), pose));
-    let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
-    for (i, ((bone, span), (rotation, position_out))) in bones.iter().zip(spans).zip(outputs).enumerate() {
+    for (i, (&b, span)) in table.singles().iter().zip(spans).enumerate() {
         if let Some((other_spans, other)) = earlier_spans
             && other_spans[i] == *span
         {
-            (*rotation, *position_out) = (other.rotations[i], other.positions[i]);
+            (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
             continue;
         }
+        let bone = &bones[b];
         let (k0, k1) = table.keys(*span, k);
-        *rotation = if bone.rotation_controlled {
+        rotations[b] = if bone.rotation_controlled {
             // Half-angle sines and cosines, turned by each controller's half angle.
             let turned = |key: &Key| {
                 let mut sc = [(0.0f32, 0.0f32); 3];
@@ -200,25 +219,30 @@ pub fn sample_table(
         } else {
             keyframe_slerp(k0, k1, s)
         };
-        let raw =
-            |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
-        let (r1, r2) = (raw(k0), raw(k1));
-        // A held channel mixes with weight 0, which gives r1 exactly.
-        let weight = MOVING[usize::from(k0.hold & 7)] * s;
-        let mixed = r1 * (Vec3A::ONE - weight) + r2 * weight;
-        let mut position = bone.position_value + mixed * bone.position_scale;
+        let mut position = key_position(bone, k0, k1, s);
         if bone.position_controlled {
             for d in 0..3 {
                 add_controller(&bone.controllers, d, &adj.values, &mut position[d]);
             }
         }
-        *position_out = position;
+        positions[b] = position;
     }
+}
+
+/// A bone's position between keys `k0` and `k1` at `s`, before controllers.
+#[inline]
+pub(crate) fn key_position(bone: &BoneSetup, k0: &Key, k1: &Key, s: f32) -> Vec3A {
+    let raw = |key: &Key| Vec3A::new(key.position[0].into(), key.position[1].into(), key.position[2].into());
+    let (r1, r2) = (raw(k0), raw(k1));
+    // A held channel mixes with weight 0, which gives r1 exactly.
+    let weight = MOVING[usize::from(k0.hold & 7)] * s;
+    let mixed = r1 * (Vec3A::ONE - weight) + r2 * weight;
+    bone.position_value + mixed * bone.position_scale
 }
 
 /// The slerp from key `k0` to key `k1` at `s`, as planned in the table.
 #[inline]
-fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
+pub(crate) fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
     let p = k0.quaternion();
     let q = k1.quaternion();
     let flipped = if k0.hold & FLIP != 0 { -q } else { q };

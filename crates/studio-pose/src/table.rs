@@ -11,11 +11,16 @@
 //! channels are absent or constant) keeps one key. A sequence where the check fails (only
 //! malformed run data can do that) gets no table and is evaluated from its runs directly, as is
 //! one whose table would be too large.
+//!
+//! The bones no controller moves are stored four to a group, lane by lane
+//! ([`crate::lanes::KeyLanes`]), and sampled four at a time; the others keep one [`Key`] each.
 
 use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{ChannelCursor, PositionKey, position_key_at, rotation_pair_at};
 use glam::Vec4;
+
+use crate::lanes::{Group, KeyLanes, LANES};
 
 use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup};
 use crate::math::angle_quaternion;
@@ -84,36 +89,87 @@ impl Key {
 /// Bit of [`Key::hold`] saying the next rotation is negated.
 pub const FLIP: u8 = 0x80;
 
-/// A sequence's keyframes: per blend and bone either `frames + 1` keys or, for a bone that never
-/// changes, one.
+/// A sequence's keyframes. Bones that a controller moves are sampled one at a time from
+/// [`Key`]s; the others four at a time, from [`KeyLanes`] (the same groups in every blend). Per
+/// blend, each bone or group has either `frames + 1` keys or, when it never changes, one; the
+/// keys of a blend are laid out frame by frame (keyframe k of every bone or group that moves,
+/// then keyframe k + 1), so a pose reads two short runs of memory.
 #[derive(Clone, Debug)]
 pub struct SequenceTable {
-    bones: usize,
-    /// Per blend and bone: first key and stride (1, or 0 for a constant bone).
+    /// The bones sampled one at a time, in bone order.
+    singles: Vec<usize>,
+    /// Per blend and single bone: first key and stride (the number of bones laid out together;
+    /// 0 for a constant bone).
     spans: Vec<(u32, u32)>,
     keys: Vec<Key>,
+    /// The other bones, four to a group, in bone order.
+    groups: Vec<Group>,
+    /// Per blend and group: first row and stride, as `spans`.
+    group_spans: Vec<(u32, u32)>,
+    rows: Vec<KeyLanes>,
+}
+
+/// Keys `k` and `k + 1` of a span (`k < frames`).
+#[inline]
+fn pair<T>(items: &[T], (start, stride): (u32, u32), k: usize) -> (&T, &T) {
+    let at = start as usize + k * stride as usize;
+    // One bounds check for both keys.
+    let pair = &items[at..=at + stride as usize];
+    (&pair[0], &pair[pair.len() - 1])
 }
 
 impl SequenceTable {
-    /// Each bone's span of keys in a blend: first key and stride.
+    /// The bones sampled one at a time.
     #[inline]
-    pub fn spans(&self, blend: usize) -> &[(u32, u32)] {
-        &self.spans[blend * self.bones..(blend + 1) * self.bones]
+    pub fn singles(&self) -> &[usize] {
+        &self.singles
     }
 
-    /// Keys `k` and `k + 1` of a bone's span (`k < frames`).
+    /// Each single bone's span of keys in a blend: first key and stride.
     #[inline]
-    pub fn keys(&self, (start, stride): (u32, u32), k: usize) -> (&Key, &Key) {
-        let at = start as usize + k * stride as usize;
-        // One bounds check for both keys.
-        let pair = &self.keys[at..=at + stride as usize];
-        (&pair[0], &pair[pair.len() - 1])
+    pub fn spans(&self, blend: usize) -> &[(u32, u32)] {
+        let n = self.singles.len();
+        &self.spans[blend * n..(blend + 1) * n]
+    }
+
+    /// Keys `k` and `k + 1` of a single bone's span (`k < frames`).
+    #[inline]
+    pub fn keys(&self, span: (u32, u32), k: usize) -> (&Key, &Key) {
+        pair(&self.keys, span, k)
+    }
+
+    /// The groups of four bones.
+    #[inline]
+    pub fn groups(&self) -> &[Group] {
+        &self.groups
+    }
+
+    /// Each group's span of rows in a blend.
+    #[inline]
+    pub fn group_spans(&self, blend: usize) -> &[(u32, u32)] {
+        let n = self.groups.len();
+        &self.group_spans[blend * n..(blend + 1) * n]
+    }
+
+    /// Rows `k` and `k + 1` of a group's span (`k < frames`).
+    #[inline]
+    pub fn rows(&self, span: (u32, u32), k: usize) -> (&KeyLanes, &KeyLanes) {
+        pair(&self.rows, span, k)
     }
 
     /// Bytes the table takes.
     pub fn bytes(&self) -> usize {
-        self.keys.len() * size_of::<Key>() + self.spans.len() * size_of::<(u32, u32)>()
+        self.keys.len() * size_of::<Key>()
+            + self.rows.len() * size_of::<KeyLanes>()
+            + (self.spans.len() + self.group_spans.len()) * size_of::<(u32, u32)>()
+            + self.groups.len() * size_of::<Group>()
+            + self.singles.len() * size_of::<usize>()
     }
+}
+
+/// Whether a controller moves a bone (so it is sampled one at a time).
+pub fn is_single(bone: &Bone) -> bool {
+    bone.controllers.iter().any(Option::is_some)
 }
 
 /// Whether a bone's rotation is adjusted by a controller (so its table stores raw angles).
@@ -123,7 +179,7 @@ pub fn has_rotation_controller(bone: &Bone) -> bool {
 
 /// Sets up the slerp from `key` to `next` as Valve's `QuaternionSlerp` decides it
 /// ([`crate::fast::slerp_setup`]).
-fn plan_slerp(key: &mut Key, next: Vec4) {
+pub(crate) fn plan_slerp(key: &mut Key, next: Vec4) {
     key.motion = match slerp_setup(key.quaternion(), next) {
         SlerpSetup::Full => Motion::Full,
         SlerpSetup::Lerp { flip } => {
@@ -191,22 +247,32 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let frames = sequence.frames() as usize;
     let bones = model.bones.len();
     let blends = animation.num_blends();
-    let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(bones)?;
-    if most.checked_mul(size_of::<Key>())? > MAX_TABLE_BYTES {
+    let singles: Vec<usize> = (0..bones).filter(|&b| is_single(&model.bones[b])).collect();
+    let grouped: Vec<usize> = (0..bones).filter(|&b| !is_single(&model.bones[b])).collect();
+    let groups: Vec<Group> = grouped
+        .chunks(LANES)
+        .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
+        .collect();
+    let row_bytes = singles.len() * size_of::<Key>() + groups.len() * size_of::<KeyLanes>();
+    let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(row_bytes)?;
+    if most > MAX_TABLE_BYTES {
         return None;
     }
     let data = model.animation_data(sequence);
     let mut keys = Vec::new();
-    let mut spans = Vec::with_capacity(blends * bones);
-    let mut scratch = Vec::with_capacity(frames + 1);
+    let mut spans = Vec::with_capacity(blends * singles.len());
+    let mut rows = Vec::new();
+    let mut group_spans = Vec::with_capacity(blends * groups.len());
+    // Each bone's keys in each blend, kept while the table is built to find shared ones.
+    let mut columns: Vec<Vec<Key>> = Vec::with_capacity(blends * bones);
     let mut angles = Vec::with_capacity(frames + 1);
     for blend in 0..blends {
-        for (b, (bone, anim)) in model.bones.iter().zip(animation.blend(blend)?).enumerate() {
-            scratch.clear();
-            raw_keys(data, anim, frames, &mut scratch)?;
+        for (bone, anim) in model.bones.iter().zip(animation.blend(blend)?) {
+            let mut column = Vec::with_capacity(frames + 1);
+            raw_keys(data, anim, frames, &mut column)?;
             let controlled = has_rotation_controller(bone);
             angles.clear();
-            for key in &mut scratch {
+            for key in &mut column {
                 let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
                 let key_angles = [angle(0), angle(1), angle(2)];
                 angles.push(key_angles);
@@ -223,37 +289,87 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
                     // Valve slerps only when the angles differ (`VectorCompare`), whatever
                     // the quaternions.
                     if angles[k] != angles[k + 1] {
-                        let next = scratch[k + 1].quaternion();
-                        plan_slerp(&mut scratch[k], next);
+                        let next = column[k + 1].quaternion();
+                        plan_slerp(&mut column[k], next);
                     }
                 }
             }
             // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.
-            let constant = scratch[..frames].iter().all(|k| *k == scratch[0]) && {
-                let (first, last) = (&scratch[0], &scratch[frames]);
+            let constant = column[..frames].iter().all(|k| *k == column[0]) && {
+                let (first, last) = (&column[0], &column[frames]);
                 first.rotation == last.rotation && first.position == last.position
             };
             if constant {
-                scratch.truncate(1);
-                scratch[0].motion = Motion::Same;
+                column.truncate(1);
+                column[0].motion = Motion::Same;
             }
-            let stride = u32::from(!constant);
-            // A bone that moves the same in an earlier blend (legs in an aiming blend) shares
-            // that blend's keys.
-            let same_as =
-                (0..blend).map(|earlier| spans[earlier * bones + b]).find(|&(start, earlier_stride)| {
-                    earlier_stride == stride
-                        && keys.get(start as usize..start as usize + scratch.len()) == Some(&scratch[..])
-                });
-            match same_as {
-                Some(span) => spans.push(span),
-                None => {
-                    spans.push((u32::try_from(keys.len()).ok()?, stride));
-                    keys.extend_from_slice(&scratch);
+            columns.push(column);
+        }
+        let first = blend * bones;
+        // Opposite quaternions (only degenerate input) take the one-bone path's full slerp.
+        if grouped.iter().any(|&b| columns[first + b].iter().any(|k| k.motion == Motion::Full)) {
+            return None;
+        }
+        // A bone that moves the same in an earlier blend (legs in an aiming blend) shares that
+        // blend's keys; a group shares when all its bones do.
+        let shared_blend = |lanes: &[usize]| {
+            (0..blend)
+                .find(|earlier| lanes.iter().all(|&b| columns[earlier * bones + b] == columns[first + b]))
+        };
+        let mut moving = Vec::with_capacity(singles.len());
+        for (i, &b) in singles.iter().enumerate() {
+            let column = &columns[first + b];
+            spans.push(match shared_blend(&[b]) {
+                Some(earlier) => spans[earlier * singles.len() + i],
+                None if column.len() == 1 => {
+                    keys.push(column[0]);
+                    (u32::try_from(keys.len() - 1).ok()?, 0)
                 }
-            }
+                None => {
+                    moving.push((spans.len(), b));
+                    (0, 0)
+                }
+            });
+        }
+        let start = keys.len();
+        let stride = u32::try_from(moving.len()).ok()?;
+        for (c, &(at, _)) in moving.iter().enumerate() {
+            spans[at] = (u32::try_from(start + c).ok()?, stride);
+        }
+        let columns = &columns;
+        keys.extend((0..=frames).flat_map(|k| moving.iter().map(move |&(_, b)| columns[first + b][k])));
+        // The groups, the same way; a group with one moving bone moves, and its constant bones
+        // repeat their key in each row.
+        let key_lanes = |group: &Group, k: usize| {
+            KeyLanes::new(group.bones.map(|b| {
+                let column = &columns[first + b];
+                &column[k.min(column.len() - 1)]
+            }))
+        };
+        let mut moving = Vec::with_capacity(groups.len());
+        for (g, group) in groups.iter().enumerate() {
+            group_spans.push(match shared_blend(&group.bones) {
+                Some(earlier) => group_spans[earlier * groups.len() + g],
+                None if group.bones.iter().all(|&b| columns[first + b].len() == 1) => {
+                    rows.push(key_lanes(group, 0));
+                    (u32::try_from(rows.len() - 1).ok()?, 0)
+                }
+                None => {
+                    moving.push(g);
+                    (0, 0)
+                }
+            });
+        }
+        let start = rows.len();
+        let stride = u32::try_from(moving.len()).ok()?;
+        for (c, &g) in moving.iter().enumerate() {
+            group_spans[blend * groups.len() + g] = (u32::try_from(start + c).ok()?, stride);
+        }
+        for k in 0..=frames {
+            rows.extend(moving.iter().map(|&g| key_lanes(&groups[g], k)));
         }
     }
     keys.shrink_to_fit();
-    Some(SequenceTable { bones, spans, keys })
+    rows.shrink_to_fit();
+    Some(SequenceTable { singles, spans, keys, groups, group_spans, rows })
 }
