@@ -77,6 +77,13 @@ pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
     let mut quads = a.rotations.chunks_exact_mut(4);
     let mut others = b.rotations.chunks_exact(4);
     for (qa, qb) in (&mut quads).zip(&mut others) {
+        if qa == qb {
+            // Bones the two blends share (legs in an aiming blend): the one-bone slerp's shortcut.
+            for (pa, pb) in qa.iter_mut().zip(qb) {
+                *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
+            }
+            continue;
+        }
         let lanes = |r: &[Vec4]| {
             let m = Mat4::from_cols(r[0], r[1], r[2], r[3]).transpose();
             [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
