@@ -374,13 +374,8 @@ mod tests {
 
     #[test]
     fn four_lane_slerp_is_the_one_lane_slerp() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = studio_testing::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.unit();
         for trial in 0..5000 {
             let pairs: [(Vec4, Vec4); 4] = std::array::from_fn(|lane| {
                 let a = [next() * 6.0 - 3.0, next() * 3.0 - 1.5, next() * 6.0 - 3.0];

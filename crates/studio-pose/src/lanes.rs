@@ -143,13 +143,8 @@ mod tests {
     #[test]
     fn four_lanes_sample_as_the_one_bone_path_does() {
         let mut motions = std::collections::HashSet::new();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut rng = studio_testing::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.unit();
         for trial in 0..3000 {
             let mut pairs = Vec::new();
             for lane in 0..LANES {
