@@ -71,7 +71,7 @@ pub fn slerp_bones(
 }
 
 /// [`slerp_bones`] with [`crate::fast::quaternion_slerp`], four bones at a time
-/// ([`crate::fast::quaternion_slerp_each`]): the same results.
+/// ([`crate::fast::quaternion_slerp_lanes`]): the same results.
 pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
     let s = s.clamp(0.0, 1.0);
     let mut quads = a.rotations.chunks_exact_mut(4);
@@ -88,9 +88,17 @@ pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
             let m = Mat4::from_cols(r[0], r[1], r[2], r[3]).transpose();
             [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
         };
-        let [x, y, z, w] = crate::fast::quaternion_slerp_each(lanes(qa), lanes(qb), s);
-        let m = Mat4::from_cols(x, y, z, w).transpose();
-        qa.copy_from_slice(&[m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
+        match crate::fast::quaternion_slerp_lanes(lanes(qa), lanes(qb), s) {
+            Some([x, y, z, w]) => {
+                let m = Mat4::from_cols(x, y, z, w).transpose();
+                qa.copy_from_slice(&[m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
+            }
+            None => {
+                for (pa, pb) in qa.iter_mut().zip(qb) {
+                    *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
+                }
+            }
+        }
     }
     for (pa, pb) in quads.into_remainder().iter_mut().zip(others.remainder()) {
         *pa = crate::fast::quaternion_slerp(*pa, *pb, s);

@@ -280,19 +280,6 @@ pub fn quaternion_slerp_lanes(p: [Vec4; 4], q: [Vec4; 4], t: f32) -> Option<[Vec
     Some([px * sclp + qx * sclq, py * sclp + qy * sclq, pz * sclp + qz * sclq, pw * sclp + qw * sclq])
 }
 
-/// [`quaternion_slerp_lanes`], or where a pair is opposite, [`quaternion_slerp`] of each pair.
-#[inline]
-pub fn quaternion_slerp_each(p: [Vec4; 4], q: [Vec4; 4], t: f32) -> [Vec4; 4] {
-    quaternion_slerp_lanes(p, q, t).unwrap_or_else(|| {
-        let lanes = |v: [Vec4; 4]| {
-            let m = glam::Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
-            [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
-        };
-        let (p, q) = (lanes(p), lanes(q));
-        lanes(std::array::from_fn(|i| quaternion_slerp(p[i], q[i], t)))
-    })
-}
-
 /// `QuaternionSlerp` with the fast functions: the same branches and constants as Valve's.
 #[inline]
 pub fn quaternion_slerp(p: Vec4, q: Vec4, t: f32) -> Vec4 {

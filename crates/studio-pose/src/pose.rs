@@ -73,7 +73,7 @@ impl Pose {
 /// How a sequence is sampled: from its table, or (when it has none) from its runs.
 #[derive(Debug)]
 enum Source {
-    Table(Box<SequenceTable>),
+    Table(SequenceTable),
     Runs,
 }
 
@@ -139,7 +139,7 @@ impl PoseEvaluator {
             self.sources[sequence] = Some(match table {
                 Some(table) => {
                     self.table_bytes += table.bytes();
-                    Source::Table(Box::new(table))
+                    Source::Table(table)
                 }
                 None => Source::Runs,
             });

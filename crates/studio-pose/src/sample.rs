@@ -10,7 +10,7 @@ use crate::fast;
 use glam::{Vec3A, Vec4};
 
 use crate::math::{angle_quaternion, quaternion_slerp};
-use crate::table::{FLIP, Key, Motion, SequenceTable};
+use crate::table::{FLIP, Key, Motion, SequenceTable, has_rotation_controller};
 
 /// Bone-local rotations and positions of every bone, for one blend.
 #[derive(Clone, Debug, Default)]
@@ -35,8 +35,16 @@ pub struct BoneSetup {
     pub position_value: Vec3A,
     /// Position scale.
     pub position_scale: Vec3A,
+    /// Default rotation angles.
+    pub rotation_value: [f32; 3],
+    /// Rotation scale.
+    pub rotation_scale: [f32; 3],
     /// The controller of each degree of freedom.
     pub controllers: [Option<usize>; 6],
+    /// Whether a controller turns one of its rotations.
+    pub rotation_controlled: bool,
+    /// Whether a controller moves one of its positions.
+    pub position_controlled: bool,
 }
 
 impl BoneSetup {
@@ -47,7 +55,11 @@ impl BoneSetup {
         Self {
             position_value: Vec3A::new(v[0], v[1], v[2]),
             position_scale: Vec3A::new(c[0], c[1], c[2]),
+            rotation_value: [v[3], v[4], v[5]],
+            rotation_scale: [c[3], c[4], c[5]],
             controllers: bone.controllers,
+            rotation_controlled: has_rotation_controller(bone),
+            position_controlled: bone.controllers[..3].iter().any(Option::is_some),
         }
     }
 }
@@ -155,18 +167,15 @@ pub fn sample_table(
 ) {
     let rotations = &mut out.rotations;
     let positions = &mut out.positions;
-    // Bones that share their keys with `earlier` are copied from it.
-    let copy = |bones: &[usize], rotations: &mut [Vec4], positions: &mut [Vec3A], other: &LocalPose| {
-        for &b in bones {
-            (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
-        }
-    };
+    let group_spans = table.group_spans(blend);
     let earlier_groups = earlier.map(|(b, pose)| (table.group_spans(b), pose));
-    for (g, (group, span)) in table.groups().iter().zip(table.group_spans(blend)).enumerate() {
+    for (g, (group, span)) in table.groups().iter().zip(group_spans).enumerate() {
         if let Some((other_spans, other)) = earlier_groups
             && other_spans[g] == *span
         {
-            copy(&group.bones, rotations, positions, other);
+            for &b in &group.bones {
+                (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
+            }
             continue;
         }
         let (k0, k1) = table.rows(*span, k);
@@ -175,35 +184,46 @@ pub fn sample_table(
             (rotations[b], positions[b]) = (lane_rotations[lane], lane_positions[lane]);
         }
     }
-    let earlier_turned = earlier.map(|(b, pose)| (table.turned_spans(b), pose));
-    for (g, (turned, span)) in table.turned().iter().zip(table.turned_spans(blend)).enumerate() {
-        if let Some((other_spans, other)) = earlier_turned
-            && other_spans[g] == *span
-        {
-            copy(&turned.group.bones, rotations, positions, other);
-            continue;
-        }
-        let (k0, k1) = table.turned_rows(*span, k);
-        let (lane_rotations, lane_positions) = turned.sample(k0, k1, s, &adj.values, &adj.half_sin_cos);
-        for (lane, &b) in turned.group.bones.iter().enumerate() {
-            (rotations[b], positions[b]) = (lane_rotations[lane], lane_positions[lane]);
-        }
-    }
-    // Bones a controller moves but does not turn.
+    let spans = table.spans(blend);
     let earlier_spans = earlier.map(|(b, pose)| (table.spans(b), pose));
-    for (i, (&b, span)) in table.singles().iter().zip(table.spans(blend)).enumerate() {
+    for (i, (&b, span)) in table.singles().iter().zip(spans).enumerate() {
         if let Some((other_spans, other)) = earlier_spans
             && other_spans[i] == *span
         {
-            copy(&[b], rotations, positions, other);
+            (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
             continue;
         }
         let bone = &bones[b];
         let (k0, k1) = table.keys(*span, k);
-        rotations[b] = keyframe_slerp(k0, k1, s);
+        rotations[b] = if bone.rotation_controlled {
+            // Half-angle sines and cosines, turned by each controller's half angle.
+            let turned = |key: &Key| {
+                let mut sc = [(0.0f32, 0.0f32); 3];
+                for (d, out) in sc.iter_mut().enumerate() {
+                    let (sin, cos) = (key.rotation[2 * d], key.rotation[2 * d + 1]);
+                    *out = match bone.controllers[d + 3] {
+                        Some(c) => {
+                            let (sb, cb) = adj.half_sin_cos[c];
+                            (sin * cb + cos * sb, cos * cb - sin * sb)
+                        }
+                        None => (sin, cos),
+                    };
+                }
+                fast::quaternion_from_half_angles(sc)
+            };
+            if k0.rotation == k1.rotation {
+                turned(k0)
+            } else {
+                fast::quaternion_slerp(turned(k0), turned(k1), s)
+            }
+        } else {
+            keyframe_slerp(k0, k1, s)
+        };
         let mut position = key_position(bone, k0, k1, s);
-        for d in 0..3 {
-            add_controller(&bone.controllers, d, &adj.values, &mut position[d]);
+        if bone.position_controlled {
+            for d in 0..3 {
+                add_controller(&bone.controllers, d, &adj.values, &mut position[d]);
+            }
         }
         positions[b] = position;
     }

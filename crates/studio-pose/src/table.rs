@@ -20,7 +20,7 @@ use studio_model::{Bone, Model, Sequence};
 use crate::channel::{ChannelCursor, PositionKey, position_key_at, rotation_pair_at};
 use glam::Vec4;
 
-use crate::lanes::{Group, KeyLanes, LANES, TurnedGroup, TurnedLanes};
+use crate::lanes::{Group, KeyLanes, LANES};
 
 use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup};
 use crate::math::angle_quaternion;
@@ -89,12 +89,11 @@ impl Key {
 /// Bit of [`Key::hold`] saying the next rotation is negated.
 pub const FLIP: u8 = 0x80;
 
-/// A sequence's keyframes. Bones that no controller moves are sampled four at a time from
-/// [`KeyLanes`], bones a controller turns four at a time from [`TurnedLanes`], and bones a
-/// controller only moves one at a time from [`Key`]s; the groups are the same in every blend.
-/// Per blend, each bone or group has either `frames + 1` keys or, when it never changes, one; the
+/// A sequence's keyframes. Bones that a controller moves are sampled one at a time from
+/// [`Key`]s; the others four at a time, from [`KeyLanes`] (the same groups in every blend). Per
+/// blend, each bone or group has either `frames + 1` keys or, when it never changes, one; the
 /// keys of a blend are laid out frame by frame (keyframe k of every bone or group that moves,
-/// then keyframe k + 1), so a pose reads short runs of memory.
+/// then keyframe k + 1), so a pose reads two short runs of memory.
 #[derive(Clone, Debug)]
 pub struct SequenceTable {
     /// The bones sampled one at a time, in bone order.
@@ -103,16 +102,11 @@ pub struct SequenceTable {
     /// 0 for a constant bone).
     spans: Vec<(u32, u32)>,
     keys: Vec<Key>,
-    /// The bones no controller moves, four to a group, in bone order.
+    /// The other bones, four to a group, in bone order.
     groups: Vec<Group>,
     /// Per blend and group: first row and stride, as `spans`.
     group_spans: Vec<(u32, u32)>,
     rows: Vec<KeyLanes>,
-    /// The bones a controller turns, four to a group, in bone order.
-    turned: Vec<TurnedGroup>,
-    /// Per blend and turned group: first row and stride.
-    turned_spans: Vec<(u32, u32)>,
-    turned_rows: Vec<TurnedLanes>,
 }
 
 /// Keys `k` and `k + 1` of a span (`k < frames`).
@@ -122,12 +116,6 @@ fn pair<T>(items: &[T], (start, stride): (u32, u32), k: usize) -> (&T, &T) {
     // One bounds check for both keys.
     let pair = &items[at..=at + stride as usize];
     (&pair[0], &pair[pair.len() - 1])
-}
-
-/// The spans of blend `blend` among per-blend `spans` of `n` members.
-#[inline]
-fn of_blend(spans: &[(u32, u32)], n: usize, blend: usize) -> &[(u32, u32)] {
-    &spans[blend * n..(blend + 1) * n]
 }
 
 impl SequenceTable {
@@ -140,7 +128,8 @@ impl SequenceTable {
     /// Each single bone's span of keys in a blend: first key and stride.
     #[inline]
     pub fn spans(&self, blend: usize) -> &[(u32, u32)] {
-        of_blend(&self.spans, self.singles.len(), blend)
+        let n = self.singles.len();
+        &self.spans[blend * n..(blend + 1) * n]
     }
 
     /// Keys `k` and `k + 1` of a single bone's span (`k < frames`).
@@ -149,7 +138,7 @@ impl SequenceTable {
         pair(&self.keys, span, k)
     }
 
-    /// The groups of four bones that no controller moves.
+    /// The groups of four bones.
     #[inline]
     pub fn groups(&self) -> &[Group] {
         &self.groups
@@ -158,7 +147,8 @@ impl SequenceTable {
     /// Each group's span of rows in a blend.
     #[inline]
     pub fn group_spans(&self, blend: usize) -> &[(u32, u32)] {
-        of_blend(&self.group_spans, self.groups.len(), blend)
+        let n = self.groups.len();
+        &self.group_spans[blend * n..(blend + 1) * n]
     }
 
     /// Rows `k` and `k + 1` of a group's span (`k < frames`).
@@ -167,34 +157,19 @@ impl SequenceTable {
         pair(&self.rows, span, k)
     }
 
-    /// The groups of four bones that a controller turns.
-    #[inline]
-    pub fn turned(&self) -> &[TurnedGroup] {
-        &self.turned
-    }
-
-    /// Each turned group's span of rows in a blend.
-    #[inline]
-    pub fn turned_spans(&self, blend: usize) -> &[(u32, u32)] {
-        of_blend(&self.turned_spans, self.turned.len(), blend)
-    }
-
-    /// Rows `k` and `k + 1` of a turned group's span (`k < frames`).
-    #[inline]
-    pub fn turned_rows(&self, span: (u32, u32), k: usize) -> (&TurnedLanes, &TurnedLanes) {
-        pair(&self.turned_rows, span, k)
-    }
-
     /// Bytes the table takes.
     pub fn bytes(&self) -> usize {
         self.keys.len() * size_of::<Key>()
             + self.rows.len() * size_of::<KeyLanes>()
-            + self.turned_rows.len() * size_of::<TurnedLanes>()
-            + (self.spans.len() + self.group_spans.len() + self.turned_spans.len()) * size_of::<(u32, u32)>()
+            + (self.spans.len() + self.group_spans.len()) * size_of::<(u32, u32)>()
             + self.groups.len() * size_of::<Group>()
-            + self.turned.len() * size_of::<TurnedGroup>()
             + self.singles.len() * size_of::<usize>()
     }
+}
+
+/// Whether a controller moves a bone (so it is sampled one at a time).
+pub fn is_single(bone: &Bone) -> bool {
+    bone.controllers.iter().any(Option::is_some)
 }
 
 /// Whether a bone's rotation is adjusted by a controller (so its table stores raw angles).
@@ -272,43 +247,22 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let frames = sequence.frames() as usize;
     let bones = model.bones.len();
     let blends = animation.num_blends();
-    let of_kind = |turned: bool, moved: bool| -> Vec<usize> {
-        let bones = model.bones.iter().enumerate();
-        bones
-            .filter(|(_, bone)| {
-                let position_controlled = bone.controllers[..3].iter().any(Option::is_some);
-                has_rotation_controller(bone) == turned && (turned || position_controlled == moved)
-            })
-            .map(|(b, _)| b)
-            .collect()
-    };
-    let singles = of_kind(false, true);
-    let group_of =
-        |lanes: &[usize]| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]);
-    let groups: Vec<Group> = of_kind(false, false).chunks(LANES).map(group_of).collect();
-    let turned: Vec<TurnedGroup> = of_kind(true, false)
+    let singles: Vec<usize> = (0..bones).filter(|&b| is_single(&model.bones[b])).collect();
+    let grouped: Vec<usize> = (0..bones).filter(|&b| !is_single(&model.bones[b])).collect();
+    let groups: Vec<Group> = grouped
         .chunks(LANES)
-        .map(|lanes| TurnedGroup::new(group_of(lanes), |b| model.bones[b].controllers))
+        .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
         .collect();
-    let row_bytes = singles.len() * size_of::<Key>()
-        + groups.len() * size_of::<KeyLanes>()
-        + turned.len() * size_of::<TurnedLanes>();
+    let row_bytes = singles.len() * size_of::<Key>() + groups.len() * size_of::<KeyLanes>();
     let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(row_bytes)?;
     if most > MAX_TABLE_BYTES {
         return None;
     }
     let data = model.animation_data(sequence);
-    let mut table = SequenceTable {
-        spans: Vec::with_capacity(blends * singles.len()),
-        keys: Vec::new(),
-        group_spans: Vec::with_capacity(blends * groups.len()),
-        rows: Vec::new(),
-        turned_spans: Vec::with_capacity(blends * turned.len()),
-        turned_rows: Vec::new(),
-        singles,
-        groups,
-        turned,
-    };
+    let mut keys = Vec::new();
+    let mut spans = Vec::with_capacity(blends * singles.len());
+    let mut rows = Vec::new();
+    let mut group_spans = Vec::with_capacity(blends * groups.len());
     // Each bone's keys in each blend, kept while the table is built to find shared ones.
     let mut columns: Vec<Vec<Key>> = Vec::with_capacity(blends * bones);
     let mut angles = Vec::with_capacity(frames + 1);
@@ -351,78 +305,71 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             }
             columns.push(column);
         }
+        let first = blend * bones;
         // Opposite quaternions (only degenerate input) take the one-bone path's full slerp.
-        let grouped = table.groups.iter().flat_map(|g| g.bones);
-        if grouped.clone().any(|b| columns[blend * bones + b].iter().any(|k| k.motion == Motion::Full)) {
+        if grouped.iter().any(|&b| columns[first + b].iter().any(|k| k.motion == Motion::Full)) {
             return None;
         }
-        let layout = Layout { columns: &columns, bones, blend, frames };
-        let singles: Vec<[usize; 1]> = table.singles.iter().map(|&b| [b]).collect();
-        layout.lay_out(&singles, |[key]| *key, &mut table.spans, &mut table.keys)?;
-        let groups: Vec<[usize; LANES]> = table.groups.iter().map(|g| g.bones).collect();
-        layout.lay_out(&groups, KeyLanes::new, &mut table.group_spans, &mut table.rows)?;
-        let turned: Vec<[usize; LANES]> = table.turned.iter().map(|g| g.group.bones).collect();
-        layout.lay_out(&turned, TurnedLanes::new, &mut table.turned_spans, &mut table.turned_rows)?;
-    }
-    table.keys.shrink_to_fit();
-    table.rows.shrink_to_fit();
-    table.turned_rows.shrink_to_fit();
-    Some(table)
-}
-
-/// One blend's keys, as the builder lays them out.
-struct Layout<'a> {
-    /// Each bone's keys in each blend so far.
-    columns: &'a [Vec<Key>],
-    bones: usize,
-    blend: usize,
-    frames: usize,
-}
-
-impl Layout<'_> {
-    /// Adds the blend's spans and rows for `members` (single bones, or the lanes of groups): a
-    /// member whose bones move the same in an earlier blend (legs in an aiming blend) shares
-    /// that blend's span; one whose bones never change gets one row; the others get `frames + 1`
-    /// rows, laid out frame by frame together, in which their constant bones repeat their key.
-    fn lay_out<const N: usize, R>(
-        &self,
-        members: &[[usize; N]],
-        row: impl Fn([&Key; N]) -> R,
-        spans: &mut Vec<(u32, u32)>,
-        rows: &mut Vec<R>,
-    ) -> Option<()> {
-        let first = self.blend * self.bones;
-        let key = |b: usize, k: usize| {
-            let column = &self.columns[first + b];
-            &column[k.min(column.len() - 1)]
+        // A bone that moves the same in an earlier blend (legs in an aiming blend) shares that
+        // blend's keys; a group shares when all its bones do.
+        let shared_blend = |lanes: &[usize]| {
+            (0..blend)
+                .find(|earlier| lanes.iter().all(|&b| columns[earlier * bones + b] == columns[first + b]))
         };
-        let shared_blend = |lanes: &[usize; N]| {
-            (0..self.blend).find(|earlier| {
-                lanes.iter().all(|&b| self.columns[earlier * self.bones + b] == self.columns[first + b])
-            })
+        let mut moving = Vec::with_capacity(singles.len());
+        for (i, &b) in singles.iter().enumerate() {
+            let column = &columns[first + b];
+            spans.push(match shared_blend(&[b]) {
+                Some(earlier) => spans[earlier * singles.len() + i],
+                None if column.len() == 1 => {
+                    keys.push(column[0]);
+                    (u32::try_from(keys.len() - 1).ok()?, 0)
+                }
+                None => {
+                    moving.push((spans.len(), b));
+                    (0, 0)
+                }
+            });
+        }
+        let start = keys.len();
+        let stride = u32::try_from(moving.len()).ok()?;
+        for (c, &(at, _)) in moving.iter().enumerate() {
+            spans[at] = (u32::try_from(start + c).ok()?, stride);
+        }
+        let columns = &columns;
+        keys.extend((0..=frames).flat_map(|k| moving.iter().map(move |&(_, b)| columns[first + b][k])));
+        // The groups, the same way; a group with one moving bone moves, and its constant bones
+        // repeat their key in each row.
+        let key_lanes = |group: &Group, k: usize| {
+            KeyLanes::new(group.bones.map(|b| {
+                let column = &columns[first + b];
+                &column[k.min(column.len() - 1)]
+            }))
         };
-        let mut moving = Vec::with_capacity(members.len());
-        for (m, lanes) in members.iter().enumerate() {
-            spans.push(match shared_blend(lanes) {
-                Some(earlier) => spans[earlier * members.len() + m],
-                None if lanes.iter().all(|&b| self.columns[first + b].len() == 1) => {
-                    rows.push(row(lanes.map(|b| key(b, 0))));
+        let mut moving = Vec::with_capacity(groups.len());
+        for (g, group) in groups.iter().enumerate() {
+            group_spans.push(match shared_blend(&group.bones) {
+                Some(earlier) => group_spans[earlier * groups.len() + g],
+                None if group.bones.iter().all(|&b| columns[first + b].len() == 1) => {
+                    rows.push(key_lanes(group, 0));
                     (u32::try_from(rows.len() - 1).ok()?, 0)
                 }
                 None => {
-                    moving.push(m);
+                    moving.push(g);
                     (0, 0)
                 }
             });
         }
         let start = rows.len();
         let stride = u32::try_from(moving.len()).ok()?;
-        for (c, &m) in moving.iter().enumerate() {
-            spans[self.blend * members.len() + m] = (u32::try_from(start + c).ok()?, stride);
+        for (c, &g) in moving.iter().enumerate() {
+            group_spans[blend * groups.len() + g] = (u32::try_from(start + c).ok()?, stride);
         }
-        for k in 0..=self.frames {
-            rows.extend(moving.iter().map(|&m| row(members[m].map(|b| key(b, k)))));
+        for k in 0..=frames {
+            rows.extend(moving.iter().map(|&g| key_lanes(&groups[g], k)));
         }
-        Some(())
     }
+    keys.shrink_to_fit();
+    rows.shrink_to_fit();
+    Some(SequenceTable { singles, spans, keys, groups, group_spans, rows })
 }
