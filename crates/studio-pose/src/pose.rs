@@ -84,6 +84,8 @@ pub struct PoseEvaluator {
     model: Arc<Model>,
     sources: Vec<Option<Source>>,
     setup: Vec<BoneSetup>,
+    /// Each bone's parent, `usize::MAX` for a root.
+    parents: Vec<usize>,
     blends: [LocalPose; 4],
     adj: Adjustments,
     table_bytes: usize,
@@ -105,6 +107,7 @@ impl PoseEvaluator {
         Self {
             sources: (0..model.sequences.len()).map(|_| None).collect(),
             setup: model.bones.iter().map(BoneSetup::new).collect(),
+            parents: model.bones.iter().map(|b| b.parent.unwrap_or(usize::MAX)).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
             adj: Adjustments::new(model.bone_controllers.len()),
             table_bytes: 0,
@@ -261,7 +264,7 @@ impl PoseEvaluator {
         } else {
             mix(plan, first, second, third, fourth, |a, b, w| slerp_bones(a, b, w, exact_slerp));
         }
-        model_space(model, first, pose);
+        model_space(&self.parents, first, &mut pose.bones);
         Ok(())
     }
 }
@@ -286,17 +289,13 @@ fn mix(
     }
 }
 
-/// Walks the hierarchy once (parents come first).
-fn model_space(model: &Model, local: &LocalPose, pose: &mut Pose) {
-    let locals = local.rotations.iter().zip(&local.positions);
-    for (i, (bone, (&q, &pos))) in model.bones.iter().zip(locals).enumerate() {
-        // The parser keeps parents before children; the split makes that the only check.
-        let (done, rest) = pose.bones.split_at_mut(i);
-        let Some(out) = rest.first_mut() else { return };
-        *out = match bone.parent.and_then(|p| done.get(p)) {
-            Some(parent) => concat_bone(parent, q, pos),
-            None => bone_matrix(q, pos),
-        };
+/// Walks the hierarchy once: `parents[i]` is bone i's parent, or `usize::MAX` for a root (the
+/// parser keeps parents before children; a parent that is not is read as none).
+fn model_space(parents: &[usize], local: &LocalPose, bones: &mut [Affine3A]) {
+    let n = parents.len().min(local.rotations.len()).min(local.positions.len()).min(bones.len());
+    for i in 0..n {
+        let (q, pos, parent) = (local.rotations[i], local.positions[i], parents[i]);
+        bones[i] = if parent < i { concat_bone(&bones[parent], q, pos) } else { bone_matrix(q, pos) };
     }
 }
 
