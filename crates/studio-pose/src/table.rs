@@ -249,11 +249,7 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let blends = animation.num_blends();
     let singles: Vec<usize> = (0..bones).filter(|&b| is_single(&model.bones[b])).collect();
     let grouped: Vec<usize> = (0..bones).filter(|&b| !is_single(&model.bones[b])).collect();
-    let groups: Vec<Group> = grouped
-        .chunks(LANES)
-        .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
-        .collect();
-    let row_bytes = singles.len() * size_of::<Key>() + groups.len() * size_of::<KeyLanes>();
+    let row_bytes = singles.len() * size_of::<Key>() + grouped.len().div_ceil(LANES) * size_of::<KeyLanes>();
     let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(row_bytes)?;
     if most > MAX_TABLE_BYTES {
         return None;
@@ -262,7 +258,7 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let mut keys = Vec::new();
     let mut spans = Vec::with_capacity(blends * singles.len());
     let mut rows = Vec::new();
-    let mut group_spans = Vec::with_capacity(blends * groups.len());
+    let mut group_spans = Vec::with_capacity(blends * grouped.len().div_ceil(LANES));
     // Each bone's keys in each blend, kept while the table is built to find shared ones.
     let mut columns: Vec<Vec<Key>> = Vec::with_capacity(blends * bones);
     let mut angles = Vec::with_capacity(frames + 1);
@@ -305,6 +301,25 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             }
             columns.push(column);
         }
+    }
+    // Bones that never change go together, and so do bones every blend shares, so that whole
+    // groups are stored once or copied from the first blend; the others in bone order.
+    let mut grouped = grouped;
+    grouped.sort_by_key(|&b| {
+        let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
+        if blend_columns.clone().all(|c| c.len() == 1) {
+            2
+        } else if blend_columns.all(|c| *c == columns[b]) {
+            1
+        } else {
+            0
+        }
+    });
+    let groups: Vec<Group> = grouped
+        .chunks(LANES)
+        .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
+        .collect();
+    for blend in 0..blends {
         let first = blend * bones;
         // Opposite quaternions (only degenerate input) take the one-bone path's full slerp.
         if grouped.iter().any(|&b| columns[first + b].iter().any(|k| k.motion == Motion::Full)) {
