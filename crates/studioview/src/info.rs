@@ -17,9 +17,9 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
             Ok(loaded) => {
                 if as_json {
                     let json = crate::info_source::to_json(path, &loaded);
-                    println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+                    crate::stdout::outln!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
                 } else {
-                    print!("{}", crate::info_source::to_text(path, &loaded));
+                    crate::stdout::out!("{}", crate::info_source::to_text(path, &loaded));
                 }
                 ExitCode::SUCCESS
             }
@@ -32,9 +32,12 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
     match load(path) {
         Ok(loaded) => {
             if as_json {
-                println!("{}", serde_json::to_string_pretty(&to_json(path, &loaded)).unwrap_or_default());
+                crate::stdout::outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&to_json(path, &loaded)).unwrap_or_default()
+                );
             } else {
-                print!("{}", to_text(path, &loaded));
+                crate::stdout::out!("{}", to_text(path, &loaded));
             }
             ExitCode::SUCCESS
         }

@@ -17,3 +17,4 @@ pub mod render_cmd;
 pub mod shown;
 pub mod source_doc;
 pub mod source_pose_cmd;
+pub mod stdout;

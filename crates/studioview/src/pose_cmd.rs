@@ -162,7 +162,7 @@ pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
     let mut pose = Pose::new(&model);
     match evaluator.evaluate(&args.request(&model, sequence), &mut pose) {
         Ok(()) => {
-            println!("{}", pose_json(&pose));
+            crate::stdout::outln!("{}", pose_json(&pose));
             ExitCode::SUCCESS
         }
         Err(error) => {
@@ -246,22 +246,22 @@ pub fn run_bench(path: &Path, poses: usize, from_runs: bool, sequence: Option<&s
     let (ns_per_pose, checksum) = timed(Mode::Bones);
     let (ns_with_points, _) = timed(Mode::WithPoints);
     let from_runs = from_runs.then(|| timed(Mode::FromRuns).0);
-    println!("model {}", path.display());
-    println!(
+    crate::stdout::outln!("model {}", path.display());
+    crate::stdout::outln!(
         "bones {}  hitboxes {}  attachments {}",
         model.bones.len(),
         model.hitboxes.len(),
         model.attachments.len()
     );
-    println!("poses {poses}");
-    println!("ns_per_pose {ns_per_pose:.1}");
-    println!("ns_per_bone {:.2}", ns_per_pose / model.bones.len() as f64);
-    println!("ns_per_pose_with_points {ns_with_points:.1}");
+    crate::stdout::outln!("poses {poses}");
+    crate::stdout::outln!("ns_per_pose {ns_per_pose:.1}");
+    crate::stdout::outln!("ns_per_bone {:.2}", ns_per_pose / model.bones.len() as f64);
+    crate::stdout::outln!("ns_per_pose_with_points {ns_with_points:.1}");
     if let Some(ns) = from_runs {
-        println!("ns_per_pose_from_runs {ns:.1}");
-        println!("ns_per_bone_from_runs {:.2}", ns / model.bones.len() as f64);
+        crate::stdout::outln!("ns_per_pose_from_runs {ns:.1}");
+        crate::stdout::outln!("ns_per_bone_from_runs {:.2}", ns / model.bones.len() as f64);
     }
-    println!("checksum {checksum:.6}");
-    println!("cache_bytes {}", evaluator.cache_bytes());
+    crate::stdout::outln!("checksum {checksum:.6}");
+    crate::stdout::outln!("cache_bytes {}", evaluator.cache_bytes());
     ExitCode::SUCCESS
 }

@@ -141,7 +141,7 @@ pub fn run_pose(
         hitbox_corners(model, set, &bones).iter().map(|c| c.iter().map(|p| p.to_array()).collect()).collect();
     let attachments: Vec<[f32; 3]> = attachment_points(model, &bones).iter().map(|p| p.to_array()).collect();
     let bones: Vec<[f32; 12]> = bones.iter().map(rows).collect();
-    println!("{}", json!({"bones": bones, "hitboxes": hitboxes, "attachments": attachments}));
+    crate::stdout::outln!("{}", json!({"bones": bones, "hitboxes": hitboxes, "attachments": attachments}));
     ExitCode::SUCCESS
 }
 
@@ -216,12 +216,12 @@ pub fn run_bench(
         best = best.min(started.elapsed().as_secs_f64());
     }
     let ns = best * 1e9 / poses as f64;
-    println!("model {}", path.display());
-    println!("bones {}  sequences {n}  pose_parameters {}", model.bones.len(), ranges.len());
-    println!("poses {poses}");
-    println!("ns_per_pose {ns:.1}");
-    println!("ns_per_bone {:.2}", ns / model.bones.len() as f64);
-    println!("checksum {checksum:.6}");
-    println!("table_bytes {table_bytes}");
+    crate::stdout::outln!("model {}", path.display());
+    crate::stdout::outln!("bones {}  sequences {n}  pose_parameters {}", model.bones.len(), ranges.len());
+    crate::stdout::outln!("poses {poses}");
+    crate::stdout::outln!("ns_per_pose {ns:.1}");
+    crate::stdout::outln!("ns_per_bone {:.2}", ns / model.bones.len() as f64);
+    crate::stdout::outln!("checksum {checksum:.6}");
+    crate::stdout::outln!("table_bytes {table_bytes}");
     ExitCode::SUCCESS
 }

@@ -2,7 +2,7 @@
 //! files in a scratch folder.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use studio_testing::shared;
 
@@ -256,6 +256,25 @@ fn pose_of_a_source_model_matches_the_reference_and_refuses_frames() {
         out.status.success() && stdout.contains("ns_per_bone") && stdout.contains("checksum"),
         "{stdout}"
     );
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    let Some(shared) = shared() else { return };
+    let soldier = shared.join("models/ns/soldier.mdl");
+    // `info --json` of the soldier is larger than a pipe holds, so the write meets the closed
+    // pipe whether the reader goes before the command writes or while it waits to.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
+        .args(["info", "--json", soldier.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run studioview");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
 }
 
 #[test]

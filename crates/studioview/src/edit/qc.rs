@@ -385,6 +385,6 @@ pub fn run(path: &std::path::Path) -> std::process::ExitCode {
             }
         },
     };
-    print!("{text}");
+    crate::stdout::out!("{text}");
     ExitCode::SUCCESS
 }

@@ -231,7 +231,7 @@ pub fn run(model: Option<&Path>, out: &Path, options: &ExportOptions) -> ExitCod
     progress.finish();
     match written {
         Ok((export, bytes)) => {
-            println!(
+            crate::stdout::outln!(
                 "wrote {}: {} bones, {} meshes, {} materials, {} animations, {bytes} bytes in {:.2} s",
                 out.display(),
                 export.bones.len(),
