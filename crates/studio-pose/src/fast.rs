@@ -7,18 +7,27 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 use glam::Vec4;
 
+/// The coefficients of [`sin_small`]'s series (`sin x = x + x·x²·p(x²)`), highest first, with
+/// their signs; [`sin_short`] takes the last three.
+pub const SIN_SERIES: [f32; 6] =
+    [1.0 / 6_227_020_800.0, -1.0 / 39_916_800.0, 1.0 / 362_880.0, -1.0 / 5_040.0, 1.0 / 120.0, -1.0 / 6.0];
+
+/// `x + x·x²·p(x²)`, with `p` by Horner's rule over `series` (highest coefficient first).
+#[inline]
+fn sin_series(x: f32, series: &[f32]) -> f32 {
+    let x2 = x * x;
+    let mut p = series[0];
+    for &c in &series[1..] {
+        p = p * x2 + c;
+    }
+    x + x * x2 * p
+}
+
 /// `sin x` for |x| ≤ π/2 + 0.1 (a slerp's arguments, and reduced angles): Taylor series to
 /// x¹³ (truncation error below 1e-9).
 #[inline]
 pub fn sin_small(x: f32) -> f32 {
-    let x2 = x * x;
-    let p = 1.0 / 6_227_020_800.0_f32;
-    let p = p * x2 - 1.0 / 39_916_800.0;
-    let p = p * x2 + 1.0 / 362_880.0;
-    let p = p * x2 - 1.0 / 5_040.0;
-    let p = p * x2 + 1.0 / 120.0;
-    let p = p * x2 - 1.0 / 6.0;
-    x + x * x2 * p
+    sin_series(x, &SIN_SERIES)
 }
 
 /// Below this angle a slerp's sines need only the series to x⁷ (truncation error below 1e-9).
@@ -27,19 +36,21 @@ pub const SHORT_SERIES_LIMIT: f32 = 0.4;
 /// `sin x` for |x| ≤ 0.41: Taylor series to x⁷.
 #[inline]
 pub fn sin_short(x: f32) -> f32 {
-    let x2 = x * x;
-    let p = -1.0 / 5_040.0_f32;
-    let p = p * x2 + 1.0 / 120.0;
-    let p = p * x2 - 1.0 / 6.0;
-    x + x * x2 * p
+    sin_series(x, &SIN_SERIES[3..])
 }
 
-/// The coefficients of [`sin_small`]'s series (`sin x = x + x·x²·p(x²)`), highest first, with
-/// their signs.
-pub const SIN_SERIES: [f32; 6] =
-    [1.0 / 6_227_020_800.0, -1.0 / 39_916_800.0, 1.0 / 362_880.0, -1.0 / 5_040.0, 1.0 / 120.0, -1.0 / 6.0];
+/// [`SIN_SERIES`] for [`sin_lanes`], its three highest coefficients scaled by `long`: 1 in a
+/// lane that takes [`sin_small`]'s series, 0 in one that takes [`sin_short`]'s.
+#[inline]
+pub fn sin_series_lanes(long: Vec4) -> [Vec4; 6] {
+    let mut series = SIN_SERIES.map(Vec4::splat);
+    for c in &mut series[..3] {
+        *c *= long;
+    }
+    series
+}
 
-/// `sin` of each lane of `x` by a series in [`SIN_SERIES`]' form, lane by lane: the arithmetic
+/// `sin` of each lane of `x` by a series from [`sin_series_lanes`], lane by lane: the arithmetic
 /// of [`sin_small`], or with the three highest coefficients 0 that of [`sin_short`] (each Horner
 /// step on a 0 gives exactly 0, and then the short series' first coefficient).
 #[inline]
@@ -89,20 +100,28 @@ pub fn sin_cos(x: f32) -> (f32, f32) {
 }
 
 /// `acos x` for x in [0, 1] (Abramowitz and Stegun 4.4.46, error below 2e-8).
-// The coefficients are quoted as published; the compiler rounds them to f32.
-#[allow(clippy::excessive_precision)]
 #[inline]
 pub fn acos_unit(x: f32) -> f32 {
-    let p = -0.001_262_491_1_f32;
-    let p = p * x + 0.006_670_090_1;
-    let p = p * x - 0.017_088_125_6;
-    let p = p * x + 0.030_891_881_0;
-    let p = p * x - 0.050_174_304_6;
-    let p = p * x + 0.088_978_987_4;
-    let p = p * x - 0.214_598_801_6;
-    let p = p * x + 1.570_796_305_0;
+    let mut p = ACOS_SERIES[0];
+    for &c in &ACOS_SERIES[1..] {
+        p = p * x + c;
+    }
     (1.0 - x).sqrt() * p
 }
+
+/// [`acos_unit`]'s polynomial, highest coefficient first.
+// The coefficients are quoted as published; the compiler rounds them to f32.
+#[allow(clippy::excessive_precision)]
+const ACOS_SERIES: [f32; 8] = [
+    -0.001_262_491_1,
+    0.006_670_090_1,
+    -0.017_088_125_6,
+    0.030_891_881_0,
+    -0.050_174_304_6,
+    0.088_978_987_4,
+    -0.214_598_801_6,
+    1.570_796_305_0,
+];
 
 /// `AngleQuaternion` with [`sin_cos`].
 #[inline]
@@ -231,14 +250,10 @@ pub const FULL_COS_MAX: f32 = {
 };
 
 /// [`acos_unit`] lane by lane.
-#[allow(clippy::excessive_precision)]
 #[inline]
 fn acos_unit_lanes(x: Vec4) -> Vec4 {
-    let mut p = Vec4::splat(-0.001_262_491_1);
-    for c in [0.006_670_090_1, -0.017_088_125_6, 0.030_891_881_0, -0.050_174_304_6, 0.088_978_987_4]
-        .into_iter()
-        .chain([-0.214_598_801_6, 1.570_796_305_0])
-    {
+    let mut p = Vec4::splat(ACOS_SERIES[0]);
+    for &c in &ACOS_SERIES[1..] {
         p = p * x + Vec4::splat(c);
     }
     (Vec4::ONE - x).sqrt() * p
@@ -267,14 +282,10 @@ pub fn quaternion_slerp_lanes(p: [Vec4; 4], q: [Vec4; 4], t: f32) -> Option<[Vec
     // `acos_signed`.
     let unit = acos_unit_lanes(cosom.abs());
     let omega = Vec4::select(cosom.cmpge(Vec4::ZERO), unit, Vec4::splat(std::f32::consts::PI) - unit);
-    let full_series = SIN_SERIES.map(Vec4::splat);
-    let inv_sin = Vec4::ONE / sin_lanes(omega, &full_series);
+    let inv_sin = Vec4::ONE / sin_lanes(omega, &sin_series_lanes(Vec4::ONE));
     // `slerp_with`'s choice of series: the short one below its limit.
     let long = Vec4::select(omega.cmplt(Vec4::splat(SHORT_SERIES_LIMIT)), Vec4::ZERO, Vec4::ONE);
-    let mut series = full_series;
-    for c in &mut series[..3] {
-        *c *= long;
-    }
+    let series = sin_series_lanes(long);
     let sclp = Vec4::select(slerp, sin_lanes(omega * (1.0 - t), &series) * inv_sin, Vec4::splat(1.0 - t));
     let sclq = Vec4::select(slerp, sin_lanes(omega * t, &series) * inv_sin, Vec4::splat(t));
     Some([px * sclp + qx * sclq, py * sclp + qy * sclq, pz * sclp + qz * sclq, pw * sclp + qw * sclq])

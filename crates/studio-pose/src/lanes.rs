@@ -9,7 +9,7 @@
 
 use glam::{Mat4, Vec3A, Vec4};
 
-use crate::fast::{SIN_SERIES, sin_lanes};
+use crate::fast::{sin_lanes, sin_series_lanes};
 use crate::table::{FLIP, Key, Motion};
 
 /// Bones per group.
@@ -29,7 +29,7 @@ pub struct KeyLanes {
     /// 1 for a `Lerp` key, else 0.
     lerped: Vec4,
     /// 0 where the slerp's sines take the short series (`SlerpShort`), else 1: it scales the
-    /// three highest coefficients of [`SIN_SERIES`].
+    /// three highest coefficients of [`crate::fast::SIN_SERIES`].
     long_series: Vec4,
     /// −1 where the next key's quaternion is negated for the slerp, else 1.
     flip: Vec4,
@@ -92,10 +92,7 @@ impl Group {
         let [x0, y0, z0, w0] = k0.quaternion;
         let [x1, y1, z1, w1] = k1.quaternion.map(|c| c * k0.flip);
         // The slerp's sines, by the long or (its highest coefficients zeroed) the short series.
-        let mut series = [Vec4::ZERO; 6];
-        for (i, (out, &c)) in series.iter_mut().zip(&SIN_SERIES).enumerate() {
-            *out = if i < 3 { k0.long_series * c } else { Vec4::splat(c) };
-        }
+        let series = sin_series_lanes(k0.long_series);
         let sin_p = sin_lanes(k0.omega * (1.0 - s), &series) * k0.inv_sin;
         let sin_q = sin_lanes(k0.omega * s, &series) * k0.inv_sin;
         let sclp = (k0.unslerped - k0.lerped * s) + sin_p;
