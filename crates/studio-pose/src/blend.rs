@@ -2,7 +2,9 @@
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
 use crate::sample::LocalPose;
-use glam::{Mat4, Vec4};
+use glam::Vec4;
+
+use crate::fast::transposed;
 
 /// The animations to sample and the weights to mix them with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,15 +86,9 @@ pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
             }
             continue;
         }
-        let lanes = |r: &[Vec4]| {
-            let m = Mat4::from_cols(r[0], r[1], r[2], r[3]).transpose();
-            [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
-        };
+        let lanes = |r: &[Vec4]| transposed([r[0], r[1], r[2], r[3]]);
         match crate::fast::quaternion_slerp_lanes(lanes(qa), lanes(qb), s) {
-            Some([x, y, z, w]) => {
-                let m = Mat4::from_cols(x, y, z, w).transpose();
-                qa.copy_from_slice(&[m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
-            }
+            Some(slerped) => qa.copy_from_slice(&transposed(slerped)),
             None => {
                 for (pa, pb) in qa.iter_mut().zip(qb) {
                     *pa = crate::fast::quaternion_slerp(*pa, *pb, s);

@@ -259,6 +259,13 @@ fn acos_unit_lanes(x: Vec4) -> Vec4 {
     (Vec4::ONE - x).sqrt() * p
 }
 
+/// Four `Vec4`s transposed: four quaternions into their x, y, z and w lanes, and back.
+#[inline]
+pub fn transposed([a, b, c, d]: [Vec4; 4]) -> [Vec4; 4] {
+    let m = glam::Mat4::from_cols(a, b, c, d).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+}
+
 /// [`quaternion_slerp`] of four pairs at once, lane by lane (`p` and `q` as their x, y, z and w
 /// lanes), with the same arithmetic in every lane: Valve's branches become per-lane choices
 /// between results. `None` when a pair is opposite (only degenerate input), which takes
@@ -396,11 +403,7 @@ mod tests {
                 (angle_quaternion(a), angle_quaternion(b))
             });
             let t = [0.0, 0.3, 0.5, 1.0, next()][trial % 5];
-            let lanes = |f: fn(&(Vec4, Vec4)) -> Vec4| {
-                let m =
-                    glam::Mat4::from_cols(f(&pairs[0]), f(&pairs[1]), f(&pairs[2]), f(&pairs[3])).transpose();
-                [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
-            };
+            let lanes = |f: fn(&(Vec4, Vec4)) -> Vec4| transposed(pairs.map(|pair| f(&pair)));
             let [x, y, z, w] = quaternion_slerp_lanes(lanes(|p| p.0), lanes(|p| p.1), t).unwrap();
             for (lane, (p, q)) in pairs.iter().enumerate() {
                 let one = quaternion_slerp(*p, *q, t);

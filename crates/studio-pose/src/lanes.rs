@@ -7,9 +7,9 @@
 //! stored as factors of 0 and 1 that make that path give each motion's own result (products with
 //! 0 and 1 and sums with 0 are exact).
 
-use glam::{Mat4, Vec3A, Vec4};
+use glam::{Vec3A, Vec4};
 
-use crate::fast::{sin_lanes, sin_series_lanes};
+use crate::fast::{sin_lanes, sin_series_lanes, transposed};
 use crate::table::{FLIP, Key, Motion};
 
 /// Bones per group.
@@ -97,24 +97,16 @@ impl Group {
         let sin_q = sin_lanes(k0.omega * s, &series) * k0.inv_sin;
         let sclp = (k0.unslerped - k0.lerped * s) + sin_p;
         let sclq = k0.lerped * s + sin_q;
-        let rotations = Mat4::from_cols(
-            x0 * sclp + x1 * sclq,
-            y0 * sclp + y1 * sclq,
-            z0 * sclp + z1 * sclq,
-            w0 * sclp + w1 * sclq,
-        )
-        .transpose();
+        let rotations =
+            [x0 * sclp + x1 * sclq, y0 * sclp + y1 * sclq, z0 * sclp + z1 * sclq, w0 * sclp + w1 * sclq];
         let position = |d: usize| {
             // A held channel mixes with weight 0, which gives the first value exactly.
             let weight = k0.moving[d] * s;
             let mixed = k0.position[d] * (Vec4::ONE - weight) + k1.position[d] * weight;
             self.value[d] + mixed * self.scale[d]
         };
-        let positions = Mat4::from_cols(position(0), position(1), position(2), Vec4::ZERO).transpose();
-        (
-            [rotations.x_axis, rotations.y_axis, rotations.z_axis, rotations.w_axis],
-            [positions.x_axis, positions.y_axis, positions.z_axis, positions.w_axis].map(Vec3A::from_vec4),
-        )
+        let positions = transposed([position(0), position(1), position(2), Vec4::ZERO]);
+        (transposed(rotations), positions.map(Vec3A::from_vec4))
     }
 }
 
