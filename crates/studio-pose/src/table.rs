@@ -319,72 +319,75 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
         .chunks(LANES)
         .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
         .collect();
+    let singles_lanes: Vec<[usize; 1]> = singles.iter().map(|&b| [b]).collect();
+    let groups_lanes: Vec<[usize; LANES]> = groups.iter().map(|g| g.bones).collect();
     for blend in 0..blends {
-        let first = blend * bones;
         // Opposite quaternions (only degenerate input) take the one-bone path's full slerp.
-        if grouped.iter().any(|&b| columns[first + b].iter().any(|k| k.motion == Motion::Full)) {
+        if grouped.iter().any(|&b| columns[blend * bones + b].iter().any(|k| k.motion == Motion::Full)) {
             return None;
         }
-        // A bone that moves the same in an earlier blend (legs in an aiming blend) shares that
-        // blend's keys; a group shares when all its bones do.
-        let shared_blend = |lanes: &[usize]| {
-            (0..blend)
-                .find(|earlier| lanes.iter().all(|&b| columns[earlier * bones + b] == columns[first + b]))
+        let layout = Layout { columns: &columns, bones, blend, frames };
+        layout.lay_out(&singles_lanes, |[key]| *key, &mut spans, &mut keys)?;
+        layout.lay_out(&groups_lanes, KeyLanes::new, &mut group_spans, &mut rows)?;
+    }
+    keys.shrink_to_fit();
+    rows.shrink_to_fit();
+    Some(SequenceTable { singles, spans, keys, groups, group_spans, rows })
+}
+
+/// One blend's keys, as the builder lays them out.
+struct Layout<'a> {
+    /// Each bone's keys in each blend.
+    columns: &'a [Vec<Key>],
+    bones: usize,
+    blend: usize,
+    frames: usize,
+}
+
+impl Layout<'_> {
+    /// Adds the blend's spans and rows for `members` (single bones, or the bones of groups): a
+    /// member whose bones move the same in an earlier blend (legs in an aiming blend) shares
+    /// that blend's span; one whose bones never change gets one row; the others get `frames + 1`
+    /// rows, laid out frame by frame together, in which their constant bones repeat their key.
+    fn lay_out<const N: usize, R>(
+        &self,
+        members: &[[usize; N]],
+        row: impl Fn([&Key; N]) -> R,
+        spans: &mut Vec<(u32, u32)>,
+        rows: &mut Vec<R>,
+    ) -> Option<()> {
+        let first = self.blend * self.bones;
+        let key = |b: usize, k: usize| {
+            let column = &self.columns[first + b];
+            &column[k.min(column.len() - 1)]
         };
-        let mut moving = Vec::with_capacity(singles.len());
-        for (i, &b) in singles.iter().enumerate() {
-            let column = &columns[first + b];
-            spans.push(match shared_blend(&[b]) {
-                Some(earlier) => spans[earlier * singles.len() + i],
-                None if column.len() == 1 => {
-                    keys.push(column[0]);
-                    (u32::try_from(keys.len() - 1).ok()?, 0)
-                }
-                None => {
-                    moving.push((spans.len(), b));
-                    (0, 0)
-                }
-            });
-        }
-        let start = keys.len();
-        let stride = u32::try_from(moving.len()).ok()?;
-        for (c, &(at, _)) in moving.iter().enumerate() {
-            spans[at] = (u32::try_from(start + c).ok()?, stride);
-        }
-        let columns = &columns;
-        keys.extend((0..=frames).flat_map(|k| moving.iter().map(move |&(_, b)| columns[first + b][k])));
-        // The groups, the same way; a group with one moving bone moves, and its constant bones
-        // repeat their key in each row.
-        let key_lanes = |group: &Group, k: usize| {
-            KeyLanes::new(group.bones.map(|b| {
-                let column = &columns[first + b];
-                &column[k.min(column.len() - 1)]
-            }))
+        let shared_blend = |lanes: &[usize; N]| {
+            (0..self.blend).find(|earlier| {
+                lanes.iter().all(|&b| self.columns[earlier * self.bones + b] == self.columns[first + b])
+            })
         };
-        let mut moving = Vec::with_capacity(groups.len());
-        for (g, group) in groups.iter().enumerate() {
-            group_spans.push(match shared_blend(&group.bones) {
-                Some(earlier) => group_spans[earlier * groups.len() + g],
-                None if group.bones.iter().all(|&b| columns[first + b].len() == 1) => {
-                    rows.push(key_lanes(group, 0));
+        let mut moving = Vec::with_capacity(members.len());
+        for (m, lanes) in members.iter().enumerate() {
+            spans.push(match shared_blend(lanes) {
+                Some(earlier) => spans[earlier * members.len() + m],
+                None if lanes.iter().all(|&b| self.columns[first + b].len() == 1) => {
+                    rows.push(row(lanes.map(|b| key(b, 0))));
                     (u32::try_from(rows.len() - 1).ok()?, 0)
                 }
                 None => {
-                    moving.push(g);
+                    moving.push(m);
                     (0, 0)
                 }
             });
         }
         let start = rows.len();
         let stride = u32::try_from(moving.len()).ok()?;
-        for (c, &g) in moving.iter().enumerate() {
-            group_spans[blend * groups.len() + g] = (u32::try_from(start + c).ok()?, stride);
+        for (c, &m) in moving.iter().enumerate() {
+            spans[self.blend * members.len() + m] = (u32::try_from(start + c).ok()?, stride);
         }
-        for k in 0..=frames {
-            rows.extend(moving.iter().map(|&g| key_lanes(&groups[g], k)));
+        for k in 0..=self.frames {
+            rows.extend(moving.iter().map(|&m| row(members[m].map(|b| key(b, k)))));
         }
+        Some(())
     }
-    keys.shrink_to_fit();
-    rows.shrink_to_fit();
-    Some(SequenceTable { singles, spans, keys, groups, group_spans, rows })
 }
