@@ -1,10 +1,10 @@
 //! Which animations of a sequence a pose mixes, and how (goldsrc-sequences.md, "Blends";
 //! `StudioSetupBones` and `StudioSlerpBones` in Valve's client).
 
-use crate::sample::LocalPose;
+use crate::sample::{LocalPose, TablePose};
 use glam::Vec4;
 
-use crate::fast::transposed;
+use crate::fast::{SLERP_COS_MAX, quaternion_slerp_lanes, transposed};
 
 /// The animations to sample and the weights to mix them with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,36 +72,45 @@ pub fn slerp_bones(
     }
 }
 
-/// [`slerp_bones`] with [`crate::fast::quaternion_slerp`], four bones at a time
-/// ([`crate::fast::quaternion_slerp_lanes`]): the same results.
-pub fn slerp_bones_fast(a: &mut LocalPose, b: &LocalPose, s: f32) {
+/// [`slerp_bones`] with [`crate::fast::quaternion_slerp`] on two blends sampled from a table, the
+/// first `groups` groups four bones at a time ([`crate::fast::quaternion_slerp_lanes`]) and the
+/// first `singles` single bones one at a time: the same results.
+pub fn slerp_table_poses(a: &mut TablePose, b: &TablePose, groups: usize, singles: usize, s: f32) {
     let s = s.clamp(0.0, 1.0);
-    let mut quads = a.rotations.chunks_exact_mut(4);
-    let mut others = b.rotations.chunks_exact(4);
-    for (qa, qb) in (&mut quads).zip(&mut others) {
-        if qa == qb {
-            // Bones the two blends share (legs in an aiming blend): the one-bone slerp's shortcut.
-            for (pa, pb) in qa.iter_mut().zip(qb) {
-                *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
-            }
-            continue;
-        }
-        let lanes = |r: &[Vec4]| transposed([r[0], r[1], r[2], r[3]]);
-        match crate::fast::quaternion_slerp_lanes(lanes(qa), lanes(qb), s) {
-            Some(slerped) => qa.copy_from_slice(&transposed(slerped)),
-            None => {
-                for (pa, pb) in qa.iter_mut().zip(qb) {
-                    *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
-                }
-            }
-        }
-    }
-    for (pa, pb) in quads.into_remainder().iter_mut().zip(others.remainder()) {
-        *pa = crate::fast::quaternion_slerp(*pa, *pb, s);
-    }
     let s1 = 1.0 - s;
-    for (pa, pb) in a.positions.iter_mut().zip(&b.positions) {
+    for (ga, gb) in a.groups[..groups].iter_mut().zip(&b.groups[..groups]) {
+        ga.rotation = slerp_lanes(ga.rotation, gb.rotation, s);
+        for (pa, pb) in ga.position.iter_mut().zip(&gb.position) {
+            *pa = *pa * s1 + *pb * s;
+        }
+    }
+    for (qa, qb) in a.rotations[..singles].iter_mut().zip(&b.rotations[..singles]) {
+        *qa = crate::fast::quaternion_slerp(*qa, *qb, s);
+    }
+    for (pa, pb) in a.positions[..singles].iter_mut().zip(&b.positions[..singles]) {
         *pa = *pa * s1 + *pb * s;
+    }
+}
+
+/// [`crate::fast::quaternion_slerp`] lane by lane.
+#[inline]
+fn slerp_lanes(p: [Vec4; 4], q: [Vec4; 4], t: f32) -> [Vec4; 4] {
+    if p == q {
+        // Bones the two blends share (legs in an aiming blend). Valve's flip test keeps q, and
+        // cos ω = |p|² is within 1e-6 of 1 for unit quaternions, which Valve lerps.
+        let [x, y, z, w] = p;
+        let cosom = ((x * x + y * y) + z * z) + w * w;
+        if cosom.cmpgt(Vec4::splat(SLERP_COS_MAX)).all() {
+            return p.map(|c| c * (1.0 - t) + c * t);
+        }
+    }
+    match quaternion_slerp_lanes(p, q, t) {
+        Some(slerped) => slerped,
+        None => {
+            // Opposite quaternions (only degenerate input): Valve's own branch, one at a time.
+            let (p, q) = (transposed(p), transposed(q));
+            transposed(std::array::from_fn(|lane| crate::fast::quaternion_slerp(p[lane], q[lane], t)))
+        }
     }
 }
 

@@ -59,6 +59,25 @@ impl KeyLanes {
     }
 }
 
+/// Four bones' rotations and positions, lane by lane: one blend's sampled group, as the blend
+/// mixes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LaneBones {
+    /// x, y, z and w of each lane's quaternion.
+    pub rotation: [Vec4; 4],
+    /// x, y and z of each lane's position.
+    pub position: [Vec4; 3],
+}
+
+impl LaneBones {
+    /// Each lane's quaternion and position.
+    #[inline]
+    pub fn bones(&self) -> ([Vec4; LANES], [Vec3A; LANES]) {
+        let [x, y, z] = self.position;
+        (transposed(self.rotation), transposed([x, y, z, Vec4::ZERO]).map(Vec3A::from_vec4))
+    }
+}
+
 /// Four bones sampled together, and the part of their setup the sampling reads. Lanes past the
 /// group's bones repeat its last bone, and its results.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +107,7 @@ impl Group {
     /// Samples the group between keyframes `k0` and `k1` at fraction `s`: each lane's rotation
     /// (as [`crate::sample`]'s `keyframe_slerp`) and position.
     #[inline]
-    pub fn sample(&self, k0: &KeyLanes, k1: &KeyLanes, s: f32) -> ([Vec4; LANES], [Vec3A; LANES]) {
+    pub fn sample(&self, k0: &KeyLanes, k1: &KeyLanes, s: f32) -> LaneBones {
         let [x0, y0, z0, w0] = k0.quaternion;
         let [x1, y1, z1, w1] = k1.quaternion.map(|c| c * k0.flip);
         // The slerp's sines, by the long or (its highest coefficients zeroed) the short series.
@@ -97,16 +116,21 @@ impl Group {
         let sin_q = sin_lanes(k0.omega * s, &series) * k0.inv_sin;
         let sclp = (k0.unslerped - k0.lerped * s) + sin_p;
         let sclq = k0.lerped * s + sin_q;
-        let rotations =
-            [x0 * sclp + x1 * sclq, y0 * sclp + y1 * sclq, z0 * sclp + z1 * sclq, w0 * sclp + w1 * sclq];
         let position = |d: usize| {
             // A held channel mixes with weight 0, which gives the first value exactly.
             let weight = k0.moving[d] * s;
             let mixed = k0.position[d] * (Vec4::ONE - weight) + k1.position[d] * weight;
             self.value[d] + mixed * self.scale[d]
         };
-        let positions = transposed([position(0), position(1), position(2), Vec4::ZERO]);
-        (transposed(rotations), positions.map(Vec3A::from_vec4))
+        LaneBones {
+            rotation: [
+                x0 * sclp + x1 * sclq,
+                y0 * sclp + y1 * sclq,
+                z0 * sclp + z1 * sclq,
+                w0 * sclp + w1 * sclq,
+            ],
+            position: [position(0), position(1), position(2)],
+        }
     }
 }
 
@@ -172,7 +196,7 @@ mod tests {
             let row0 = KeyLanes::new(std::array::from_fn(|l| &pairs[l].0));
             let row1 = KeyLanes::new(std::array::from_fn(|l| &pairs[l].1));
             let s = [0.0, 0.25, 0.5, 0.999, -0.01][trial % 5];
-            let (rotations, positions) = group.sample(&row0, &row1, s);
+            let (rotations, positions) = group.sample(&row0, &row1, s).bones();
             for (lane, (k0, k1)) in pairs.iter().enumerate() {
                 assert_eq!(
                     rotations[lane],

@@ -8,11 +8,11 @@ use glam::{Affine3A, Vec3A};
 use studio_model::Model;
 use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
 
-use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones, slerp_bones_fast};
+use crate::blend::{BlendPlan, exact_slerp, plan, slerp_bones, slerp_table_poses};
 use crate::controllers::ControllerBytes;
 use crate::math::{bone_matrix, concat_bone};
-use crate::sample::{Adjustments, BoneSetup, LocalPose, keyframe, sample_runs, sample_table};
-use crate::table::{SequenceTable, build};
+use crate::sample::{Adjustments, BoneSetup, LocalPose, TablePose, keyframe, sample_runs, sample_table};
+use crate::table::{Place, SequenceTable, build};
 
 /// What to evaluate: the entity state a game client would hold.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -87,6 +87,8 @@ pub struct PoseEvaluator {
     /// Each bone's parent, `usize::MAX` for a root.
     parents: Vec<usize>,
     blends: [LocalPose; 4],
+    /// The blends sampled from a table, in its layout.
+    table_blends: [TablePose; 4],
     adj: Adjustments,
     table_bytes: usize,
     table_budget: usize,
@@ -109,6 +111,7 @@ impl PoseEvaluator {
             setup: model.bones.iter().map(BoneSetup::new).collect(),
             parents: model.bones.iter().map(|b| b.parent.unwrap_or(usize::MAX)).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
+            table_blends: Default::default(),
             adj: Adjustments::new(model.bone_controllers.len()),
             table_bytes: 0,
             table_budget: TABLE_BUDGET_BASE.saturating_add(
@@ -143,6 +146,9 @@ impl PoseEvaluator {
             self.sources[sequence] = Some(match table {
                 Some(table) => {
                     self.table_bytes += table.bytes();
+                    for blend in &mut self.table_blends {
+                        blend.fit(&table);
+                    }
                     Source::Table(table)
                 }
                 None => Source::Runs,
@@ -233,50 +239,67 @@ impl PoseEvaluator {
             BlendPlan::Two(a, _) => a,
             BlendPlan::Four(a, _) => a,
         };
-        let source = match &self.sources[request.sequence] {
-            Some(Source::Table(table)) if !from_runs => Some(table),
-            _ => None,
-        };
-        let (first_slot, other_slots) = self.blends.split_first_mut().expect("four slots");
-        for (j, &animation) in animations.iter().enumerate() {
-            let (slot, earlier) = match j {
-                0 => (&mut *first_slot, None),
-                _ => (&mut other_slots[j - 1], Some((animations[0], &*first_slot))),
-            };
-            match source {
-                Some(table) => sample_table(&self.setup, table, animation, k, s, &self.adj, earlier, slot),
-                None => sample_runs(model, sequence, animation, k, s, &self.adj.values, slot),
-            }
-        }
-        // Motion extraction: the motion bone's extracted axes stay at the origin.
-        if let Some(bone) = sequence.motion_bone {
-            for slot in &mut self.blends[..animations.len()] {
-                for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
-                    if sequence.motion_type & flag != 0 {
-                        slot.positions[bone][axis] = 0.0;
+        match &self.sources[request.sequence] {
+            Some(Source::Table(table)) if !from_runs => {
+                let (first_slot, other_slots) = self.table_blends.split_first_mut().expect("four slots");
+                for (j, &animation) in animations.iter().enumerate() {
+                    let (slot, earlier) = match j {
+                        0 => (&mut *first_slot, None),
+                        _ => (&mut other_slots[j - 1], Some((animations[0], &*first_slot))),
+                    };
+                    sample_table(&self.setup, table, animation, k, s, &self.adj, earlier, slot);
+                }
+                // Motion extraction: the motion bone's extracted axes stay at the origin.
+                if let Some(place) = table.motion_place() {
+                    for slot in &mut self.table_blends[..animations.len()] {
+                        for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
+                            if sequence.motion_type & flag != 0 {
+                                match place {
+                                    Place::Group(g, lane) => slot.groups[g].position[axis][lane] = 0.0,
+                                    Place::Single(i) => slot.positions[i][axis] = 0.0,
+                                }
+                            }
+                        }
                     }
                 }
+                let (groups, singles) = (table.groups().len(), table.singles().len());
+                let [first, second, third, fourth] = &mut self.table_blends;
+                mix(plan, first, second, third, fourth, |a, b, w| {
+                    slerp_table_poses(a, b, groups, singles, w)
+                });
+                first.scatter(table, &mut self.blends[0]);
+            }
+            _ => {
+                for (j, &animation) in animations.iter().enumerate() {
+                    sample_runs(model, sequence, animation, k, s, &self.adj.values, &mut self.blends[j]);
+                }
+                // Motion extraction: the motion bone's extracted axes stay at the origin.
+                if let Some(bone) = sequence.motion_bone {
+                    for slot in &mut self.blends[..animations.len()] {
+                        for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
+                            if sequence.motion_type & flag != 0 {
+                                slot.positions[bone][axis] = 0.0;
+                            }
+                        }
+                    }
+                }
+                let [first, second, third, fourth] = &mut self.blends;
+                mix(plan, first, second, third, fourth, |a, b, w| slerp_bones(a, b, w, exact_slerp));
             }
         }
-        let [first, second, third, fourth] = &mut self.blends;
-        if source.is_some() {
-            mix(plan, first, second, third, fourth, slerp_bones_fast);
-        } else {
-            mix(plan, first, second, third, fourth, |a, b, w| slerp_bones(a, b, w, exact_slerp));
-        }
-        model_space(&self.parents, first, &mut pose.bones);
+        model_space(&self.parents, &self.blends[0], &mut pose.bones);
         Ok(())
     }
 }
 
 /// Mixes the sampled animations into `first` as `plan` says.
-fn mix(
+fn mix<P>(
     plan: BlendPlan,
-    first: &mut LocalPose,
-    second: &LocalPose,
-    third: &mut LocalPose,
-    fourth: &LocalPose,
-    slerp_bones: impl Fn(&mut LocalPose, &LocalPose, f32),
+    first: &mut P,
+    second: &P,
+    third: &mut P,
+    fourth: &P,
+    slerp_bones: impl Fn(&mut P, &P, f32),
 ) {
     match plan {
         BlendPlan::Single(_) => {}

@@ -7,6 +7,7 @@ use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{PositionKey, position_key, rotation_pair};
 use crate::fast;
+use crate::lanes::LaneBones;
 use glam::{Vec3A, Vec4};
 
 use crate::math::{angle_quaternion, quaternion_slerp};
@@ -25,6 +26,46 @@ impl LocalPose {
     /// A pose of `bones` bones, all zero.
     pub fn new(bones: usize) -> Self {
         Self { rotations: vec![Vec4::ZERO; bones], positions: vec![Vec3A::ZERO; bones] }
+    }
+}
+
+/// One blend sampled from a [`SequenceTable`], laid out as the table lays out its bones: each
+/// group of four lane by lane, then the bones sampled one at a time. The blends are mixed in
+/// this layout, and the result is put in bone order once ([`TablePose::scatter`]).
+#[derive(Clone, Debug, Default)]
+pub struct TablePose {
+    /// Each group's bones.
+    pub groups: Vec<LaneBones>,
+    /// Each single bone's rotation.
+    pub rotations: Vec<Vec4>,
+    /// Each single bone's position.
+    pub positions: Vec<Vec3A>,
+}
+
+impl TablePose {
+    /// Makes room for `table`'s groups and single bones (allocating only to grow).
+    pub fn fit(&mut self, table: &SequenceTable) {
+        let (groups, singles) = (table.groups().len(), table.singles().len());
+        if self.groups.len() < groups {
+            self.groups.resize(groups, LaneBones::default());
+        }
+        if self.rotations.len() < singles {
+            self.rotations.resize(singles, Vec4::ZERO);
+            self.positions.resize(singles, Vec3A::ZERO);
+        }
+    }
+
+    /// Puts `table`'s bones into `out` in bone order.
+    pub fn scatter(&self, table: &SequenceTable, out: &mut LocalPose) {
+        for (group, lanes) in table.groups().iter().zip(&self.groups) {
+            let (rotations, positions) = lanes.bones();
+            for (lane, &b) in group.bones.iter().enumerate() {
+                (out.rotations[b], out.positions[b]) = (rotations[lane], positions[lane]);
+            }
+        }
+        for ((&b, &rotation), &position) in table.singles().iter().zip(&self.rotations).zip(&self.positions) {
+            (out.rotations[b], out.positions[b]) = (rotation, position);
+        }
     }
 }
 
@@ -151,8 +192,8 @@ const MOVING: [Vec3A; 8] = [
 
 /// Samples blend `blend` at keyframe `k` and fraction `s` from a table, with the fast
 /// trigonometry of [`crate::fast`] (the keyframe slerps were set up ahead in the table) and
-/// positions mixed in single precision.
-/// `earlier`, when given, is another blend already sampled into a pose at the same frame: bones
+/// positions mixed in single precision, into `out` (fitted to the table by [`TablePose::fit`]).
+/// `earlier`, when given, is another blend already sampled at the same frame: bones and groups
 /// that share their keys with it are copied from it.
 #[allow(clippy::too_many_arguments)]
 pub fn sample_table(
@@ -162,40 +203,35 @@ pub fn sample_table(
     k: usize,
     s: f32,
     adj: &Adjustments,
-    earlier: Option<(usize, &LocalPose)>,
-    out: &mut LocalPose,
+    earlier: Option<(usize, &TablePose)>,
+    out: &mut TablePose,
 ) {
-    let rotations = &mut out.rotations;
-    let positions = &mut out.positions;
     let group_spans = table.group_spans(blend);
     let earlier_groups = earlier.map(|(b, pose)| (table.group_spans(b), pose));
-    for (g, (group, span)) in table.groups().iter().zip(group_spans).enumerate() {
-        if let Some((other_spans, other)) = earlier_groups
-            && other_spans[g] == *span
-        {
-            for &b in &group.bones {
-                (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
+    for (g, ((group, span), lanes)) in table.groups().iter().zip(group_spans).zip(&mut out.groups).enumerate()
+    {
+        *lanes = match earlier_groups {
+            Some((other_spans, other)) if other_spans[g] == *span => other.groups[g],
+            _ => {
+                let (k0, k1) = table.rows(*span, k);
+                group.sample(k0, k1, s)
             }
-            continue;
-        }
-        let (k0, k1) = table.rows(*span, k);
-        let (lane_rotations, lane_positions) = group.sample(k0, k1, s);
-        for (lane, &b) in group.bones.iter().enumerate() {
-            (rotations[b], positions[b]) = (lane_rotations[lane], lane_positions[lane]);
-        }
+        };
     }
     let spans = table.spans(blend);
     let earlier_spans = earlier.map(|(b, pose)| (table.spans(b), pose));
-    for (i, (&b, span)) in table.singles().iter().zip(spans).enumerate() {
+    let outputs = out.rotations.iter_mut().zip(out.positions.iter_mut());
+    for (i, ((&b, span), (rotation, position))) in table.singles().iter().zip(spans).zip(outputs).enumerate()
+    {
         if let Some((other_spans, other)) = earlier_spans
             && other_spans[i] == *span
         {
-            (rotations[b], positions[b]) = (other.rotations[b], other.positions[b]);
+            (*rotation, *position) = (other.rotations[i], other.positions[i]);
             continue;
         }
         let bone = &bones[b];
         let (k0, k1) = table.keys(*span, k);
-        rotations[b] = if bone.rotation_controlled {
+        *rotation = if bone.rotation_controlled {
             // Half-angle sines and cosines, turned by each controller's half angle.
             let turned = |key: &Key| {
                 let mut sc = [(0.0f32, 0.0f32); 3];
@@ -219,13 +255,12 @@ pub fn sample_table(
         } else {
             keyframe_slerp(k0, k1, s)
         };
-        let mut position = key_position(bone, k0, k1, s);
+        *position = key_position(bone, k0, k1, s);
         if bone.position_controlled {
             for d in 0..3 {
                 add_controller(&bone.controllers, d, &adj.values, &mut position[d]);
             }
         }
-        positions[b] = position;
     }
 }
 

@@ -107,6 +107,17 @@ pub struct SequenceTable {
     /// Per blend and group: first row and stride, as `spans`.
     group_spans: Vec<(u32, u32)>,
     rows: Vec<KeyLanes>,
+    /// Where the sequence's motion bone is sampled.
+    motion_place: Option<Place>,
+}
+
+/// Where a bone is sampled in a [`SequenceTable`]'s layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In a group, at a lane.
+    Group(usize, usize),
+    /// Single, at an index of [`SequenceTable::singles`].
+    Single(usize),
 }
 
 /// Keys `k` and `k + 1` of a span (`k < frames`).
@@ -155,6 +166,23 @@ impl SequenceTable {
     #[inline]
     pub fn rows(&self, span: (u32, u32), k: usize) -> (&KeyLanes, &KeyLanes) {
         pair(&self.rows, span, k)
+    }
+
+    /// Where the sequence's motion bone is sampled, if it has one.
+    #[inline]
+    pub fn motion_place(&self) -> Option<Place> {
+        self.motion_place
+    }
+
+    /// Where `bone` is sampled: in a group whose last bone repeats in its spare lanes, the last
+    /// of them, which is the one put in bone order last ([`crate::sample::TablePose::scatter`]).
+    pub fn place(&self, bone: usize) -> Option<Place> {
+        if let Some(i) = self.singles.iter().position(|&b| b == bone) {
+            return Some(Place::Single(i));
+        }
+        self.groups.iter().enumerate().find_map(|(g, group)| {
+            group.bones.iter().rposition(|&b| b == bone).map(|lane| Place::Group(g, lane))
+        })
     }
 
     /// Bytes the table takes.
@@ -332,7 +360,9 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     }
     keys.shrink_to_fit();
     rows.shrink_to_fit();
-    Some(SequenceTable { singles, spans, keys, groups, group_spans, rows })
+    let mut table = SequenceTable { singles, spans, keys, groups, group_spans, rows, motion_place: None };
+    table.motion_place = sequence.motion_bone.and_then(|b| table.place(b));
+    Some(table)
 }
 
 /// One blend's keys, as the builder lays them out.
