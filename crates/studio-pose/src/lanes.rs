@@ -11,6 +11,7 @@ use glam::{Vec3A, Vec4};
 
 use crate::fast::{sin_lanes, sin_series_lanes, transposed};
 use crate::table::{FLIP, Key, Motion};
+use crate::turn::LaneControllers;
 
 /// Bones per group.
 pub const LANES: usize = 4;
@@ -80,7 +81,7 @@ impl LaneBones {
 
 /// Four bones sampled together, and the part of their setup the sampling reads. Lanes past the
 /// group's bones repeat its last bone, and its results.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Group {
     /// The bone of each lane.
     pub bones: [usize; LANES],
@@ -88,6 +89,8 @@ pub struct Group {
     value: [Vec4; 3],
     /// Position scale, per axis.
     scale: [Vec4; 3],
+    /// The controllers that move its bones, if any do.
+    pub controllers: Option<Box<LaneControllers>>,
 }
 
 impl Group {
@@ -101,11 +104,11 @@ impl Group {
         let per_axis = |f: &dyn Fn(usize, usize) -> f32| {
             std::array::from_fn(|d| Vec4::from_array(bones.map(|b| f(b, d))))
         };
-        Self { bones, value: per_axis(&value), scale: per_axis(&scale) }
+        Self { bones, value: per_axis(&value), scale: per_axis(&scale), controllers: None }
     }
 
     /// Samples the group between keyframes `k0` and `k1` at fraction `s`: each lane's rotation
-    /// (as [`crate::sample`]'s `keyframe_slerp`) and position.
+    /// (the slerp the table planned from key to key) and position.
     #[inline]
     pub fn sample(&self, k0: &KeyLanes, k1: &KeyLanes, s: f32) -> LaneBones {
         let [x0, y0, z0, w0] = k0.quaternion;
@@ -137,9 +140,36 @@ impl Group {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fast::angle_quaternion;
-    use crate::sample::{BoneSetup, key_position, keyframe_slerp};
+    use crate::fast;
+    use crate::sample::{BoneSetup, key_position};
     use crate::table::plan_slerp;
+
+    fn angle_quaternion(angles: [f32; 3]) -> Vec4 {
+        Vec4::from_array(crate::math::angle_quaternion(angles))
+    }
+
+    /// The slerp from key `k0` to key `k1` at `s` as the table plans it, one bone at a time,
+    /// branching on the motion: what each lane of [`Group::sample`] must give.
+    fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
+        let p = k0.quaternion();
+        let q = k1.quaternion();
+        let flipped = if k0.hold & FLIP != 0 { -q } else { q };
+        match k0.motion {
+            Motion::Same => p,
+            Motion::Full => fast::quaternion_slerp(p, q, s),
+            Motion::Lerp => p * (1.0 - s) + flipped * s,
+            Motion::Slerp => {
+                let sclp = fast::sin_small((1.0 - s) * k0.omega()) * k0.inv_sin();
+                let sclq = fast::sin_small(s * k0.omega()) * k0.inv_sin();
+                p * sclp + flipped * sclq
+            }
+            Motion::SlerpShort => {
+                let sclp = fast::sin_short((1.0 - s) * k0.omega()) * k0.inv_sin();
+                let sclq = fast::sin_short(s * k0.omega()) * k0.inv_sin();
+                p * sclp + flipped * sclq
+            }
+        }
+    }
 
     /// A key at `angles` that slerps towards `next` as the table plans it, with position channels
     /// holding per `hold`.

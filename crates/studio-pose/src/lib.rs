@@ -24,6 +24,7 @@ pub mod playback;
 mod pose;
 pub mod sample;
 pub mod table;
+pub mod turn;
 pub mod workload;
 
 pub use controllers::{ControllerBytes, neutral_bytes};

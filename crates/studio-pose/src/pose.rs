@@ -96,7 +96,7 @@ pub struct PoseEvaluator {
 
 /// Tables for all sequences together may take this much plus [`TABLE_BUDGET_PER_BYTE`] times
 /// the model's animation data; sequences beyond it are evaluated from their runs. With every
-/// sequence built, the Natural Selection models in `../shared` need 0.4 to 6.5 times their file's
+/// sequence built, the Natural Selection models in `../shared` need 0.4 to 6.9 times their file's
 /// size (bones stored four to a group repeat a constant bone's key in each keyframe's row).
 pub const TABLE_BUDGET_BASE: usize = 64 << 20;
 /// See [`TABLE_BUDGET_BASE`].

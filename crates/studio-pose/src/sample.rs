@@ -11,7 +11,7 @@ use crate::lanes::LaneBones;
 use glam::{Vec3A, Vec4};
 
 use crate::math::{angle_quaternion, quaternion_slerp};
-use crate::table::{FLIP, Key, Motion, SequenceTable, has_rotation_controller};
+use crate::table::{Key, SequenceTable};
 
 /// Bone-local rotations and positions of every bone, for one blend.
 #[derive(Clone, Debug, Default)]
@@ -76,14 +76,8 @@ pub struct BoneSetup {
     pub position_value: Vec3A,
     /// Position scale.
     pub position_scale: Vec3A,
-    /// Default rotation angles.
-    pub rotation_value: [f32; 3],
-    /// Rotation scale.
-    pub rotation_scale: [f32; 3],
     /// The controller of each degree of freedom.
     pub controllers: [Option<usize>; 6],
-    /// Whether a controller turns one of its rotations.
-    pub rotation_controlled: bool,
     /// Whether a controller moves one of its positions.
     pub position_controlled: bool,
 }
@@ -96,10 +90,7 @@ impl BoneSetup {
         Self {
             position_value: Vec3A::new(v[0], v[1], v[2]),
             position_scale: Vec3A::new(c[0], c[1], c[2]),
-            rotation_value: [v[3], v[4], v[5]],
-            rotation_scale: [c[3], c[4], c[5]],
             controllers: bone.controllers,
-            rotation_controlled: has_rotation_controller(bone),
             position_controlled: bone.controllers[..3].iter().any(Option::is_some),
         }
     }
@@ -214,7 +205,11 @@ pub fn sample_table(
             Some((other_spans, other)) if other_spans[g] == *span => other.groups[g],
             _ => {
                 let (k0, k1) = table.rows(*span, k);
-                group.sample(k0, k1, s)
+                let mut lanes = group.sample(k0, k1, s);
+                if let Some(controllers) = &group.controllers {
+                    controllers.apply(&mut lanes, &adj.values, &adj.half_sin_cos);
+                }
+                lanes
             }
         };
     }
@@ -231,30 +226,16 @@ pub fn sample_table(
         }
         let bone = &bones[b];
         let (k0, k1) = table.keys(*span, k);
-        *rotation = if bone.rotation_controlled {
-            // Half-angle sines and cosines, turned by each controller's half angle.
-            let turned = |key: &Key| {
-                let mut sc = [(0.0f32, 0.0f32); 3];
-                for (d, out) in sc.iter_mut().enumerate() {
-                    let (sin, cos) = (key.rotation[2 * d], key.rotation[2 * d + 1]);
-                    *out = match bone.controllers[d + 3] {
-                        Some(c) => {
-                            let (sb, cb) = adj.half_sin_cos[c];
-                            (sin * cb + cos * sb, cos * cb - sin * sb)
-                        }
-                        None => (sin, cos),
-                    };
-                }
-                fast::quaternion_from_half_angles(sc)
-            };
-            if k0.rotation == k1.rotation {
-                turned(k0)
-            } else {
-                fast::quaternion_slerp(turned(k0), turned(k1), s)
+        // Valve's own arithmetic, as on the runs path: the turns added to the angles, then
+        // `AngleQuaternion` and `QuaternionSlerp` in double precision where C promotes.
+        let turned = |key: &Key| {
+            let mut angles = [key.rotation[0], key.rotation[1], key.rotation[2]];
+            for (d, angle) in angles.iter_mut().enumerate() {
+                add_controller(&bone.controllers, d + 3, &adj.values, angle);
             }
-        } else {
-            keyframe_slerp(k0, k1, s)
+            angles
         };
+        *rotation = rotation_from_angles(turned(k0), turned(k1), s);
         *position = key_position(bone, k0, k1, s);
         if bone.position_controlled {
             for d in 0..3 {
@@ -273,29 +254,6 @@ pub(crate) fn key_position(bone: &BoneSetup, k0: &Key, k1: &Key, s: f32) -> Vec3
     let weight = MOVING[usize::from(k0.hold & 7)] * s;
     let mixed = r1 * (Vec3A::ONE - weight) + r2 * weight;
     bone.position_value + mixed * bone.position_scale
-}
-
-/// The slerp from key `k0` to key `k1` at `s`, as planned in the table.
-#[inline]
-pub(crate) fn keyframe_slerp(k0: &Key, k1: &Key, s: f32) -> Vec4 {
-    let p = k0.quaternion();
-    let q = k1.quaternion();
-    let flipped = if k0.hold & FLIP != 0 { -q } else { q };
-    match k0.motion {
-        Motion::Same => p,
-        Motion::Full => fast::quaternion_slerp(p, q, s),
-        Motion::Lerp => p * (1.0 - s) + flipped * s,
-        Motion::Slerp => {
-            let sclp = fast::sin_small((1.0 - s) * k0.omega()) * k0.inv_sin();
-            let sclq = fast::sin_small(s * k0.omega()) * k0.inv_sin();
-            p * sclp + flipped * sclq
-        }
-        Motion::SlerpShort => {
-            let sclp = fast::sin_short((1.0 - s) * k0.omega()) * k0.inv_sin();
-            let sclq = fast::sin_short(s * k0.omega()) * k0.inv_sin();
-            p * sclp + flipped * sclq
-        }
-    }
 }
 
 /// Samples blend `blend` of `sequence` at keyframe `k` and fraction `s` straight from its runs,

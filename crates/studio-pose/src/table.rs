@@ -3,17 +3,19 @@
 //! and computing Euler-to-quaternion trigonometry and a slerp's arc cosine.
 //!
 //! Key `k` of a bone holds what Valve's lookups give for keyframe `k`: the rotation as a
-//! quaternion (or, for a bone a controller turns, the raw angles, since the controller's
-//! adjustment is added before the quaternion is formed) with the slerp towards key `k + 1`
-//! already set up, the raw position values, and which position channels hold over the interval
+//! quaternion (or, for a single bone, its angles, since a controller's turn is added before the
+//! quaternion is formed) with the slerp towards key `k + 1` already set up, the raw position values, and which position channels hold over the interval
 //! to `k + 1`. Valve's second keyframe is key `k + 1`, which the builder checks for every frame;
 //! one extra key holds the lookahead of the last frame. A bone whose keys never change (its
 //! channels are absent or constant) keeps one key. A sequence where the check fails (only
 //! malformed run data can do that) gets no table and is evaluated from its runs directly, as is
 //! one whose table would be too large.
 //!
-//! The bones no controller moves are stored four to a group, lane by lane
-//! ([`crate::lanes::KeyLanes`]), and sampled four at a time; the others keep one [`Key`] each.
+//! Bones are stored four to a group, lane by lane ([`crate::lanes::KeyLanes`]), and sampled four
+//! at a time; bones that controllers move in groups of their own, which turn and move the
+//! sampled result ([`crate::turn`]). A bone whose turn cannot follow the slerp (a y turn, or keys
+//! near the edge of Valve's flip) is single: it keeps one [`Key`] per keyframe and is sampled as
+//! Valve does it.
 
 use studio_model::{Bone, Model, Sequence};
 
@@ -22,8 +24,9 @@ use glam::Vec4;
 
 use crate::lanes::{Group, KeyLanes, LANES};
 
-use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup};
+use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup, valve_cosom};
 use crate::math::angle_quaternion;
+use crate::turn::LaneControllers;
 
 /// Largest table built for one sequence; larger ones are evaluated from their runs.
 pub const MAX_TABLE_BYTES: usize = 32 << 20;
@@ -48,11 +51,10 @@ pub enum Motion {
 /// One bone at one keyframe. 32 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Key {
-    /// For a bone without rotation controllers: the quaternion, then the slerp angle ω towards
-    /// the next key's rotation and 1 / sin ω. For a bone with them (the controller's adjustment
-    /// is added to the Euler angles before the quaternion is formed): sin and cos of half of
-    /// each of the x, y, z angles before the adjustment, which the adjustment's own half-angle
-    /// sine and cosine then turn by the angle-addition formulas. While the table is built:
+    /// For a bone sampled in a group: the quaternion, then the slerp angle ω towards the next
+    /// key's rotation and 1 / sin ω. For a single bone (one a controller turns where the turn
+    /// cannot follow the slerp, see [`crate::turn`]): its x, y and z angles, to which the
+    /// controllers' turns are added before the quaternion is formed. While the table is built:
     /// the raw x, y, z values.
     pub rotation: [f32; 6],
     /// Raw x, y, z position values (before value and scale).
@@ -195,8 +197,8 @@ impl SequenceTable {
     }
 }
 
-/// Whether a controller moves a bone (so it is sampled one at a time).
-pub fn is_single(bone: &Bone) -> bool {
+/// Whether a controller moves a bone (so it is sampled in a group of such bones, or alone).
+pub fn is_controlled(bone: &Bone) -> bool {
     bone.controllers.iter().any(Option::is_some)
 }
 
@@ -268,6 +270,32 @@ fn raw_keys(
     Some(())
 }
 
+/// Whether a bone's rotation controllers can turn the result of its keyframe slerp rather than
+/// its keys' angles ([`crate::turn`]), so that it is sampled in a group: none turns the y angle,
+/// and for every pair of keys in `angles` (per blend, each key's x, y, z angles) Valve's flip
+/// decides the same whatever turn is added (p · q is not within 1e-4 of 0, where rounding of the
+/// turned quaternions could tip it and the slerp would go the other way round) and the pair is
+/// not opposite.
+///
+/// Valve's two other branches are left to the table's decision on the unturned keys, like any
+/// other bone's; where rounding of the turned keys could tip them, both ways give the same
+/// rotation to within a few units in the last place of a float. The lerp test `1 − cos ω >
+/// 1e-6` can tip only within rounding of its edge, where the lerp and the slerp differ by at most
+/// `t (1 − t) (1 − cos ω)`, about 4e-7. `VectorCompare` of the turned angles can find keys equal
+/// that differ by less than a float's rounding of their sum, where the slerp between them moves
+/// by less than that.
+fn turns_after_slerp<'a>(bone: &Bone, angles: impl Iterator<Item = &'a [[f32; 3]]>) -> bool {
+    if bone.controllers[4].is_some() {
+        return false;
+    }
+    angles.flat_map(|column| column.windows(2)).all(|pair| {
+        let (p, q) =
+            (Vec4::from_array(angle_quaternion(pair[0])), Vec4::from_array(angle_quaternion(pair[1])));
+        pair[0] == pair[1]
+            || (f64::from(valve_cosom(p, q)).abs() >= 1e-4 && slerp_setup(p, q) != SlerpSetup::Full)
+    })
+}
+
 /// Builds the table for a sequence, or `None` if it cannot be tabled exactly or would be too
 /// large.
 pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
@@ -275,77 +303,100 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     let frames = sequence.frames() as usize;
     let bones = model.bones.len();
     let blends = animation.num_blends();
-    let singles: Vec<usize> = (0..bones).filter(|&b| is_single(&model.bones[b])).collect();
-    let grouped: Vec<usize> = (0..bones).filter(|&b| !is_single(&model.bones[b])).collect();
-    let row_bytes = singles.len() * size_of::<Key>() + grouped.len().div_ceil(LANES) * size_of::<KeyLanes>();
+    // At most: every bone a controller turns both in a group of its own kind and single.
+    let turned = model.bones.iter().filter(|b| has_rotation_controller(b)).count();
+    let row_bytes = (bones - turned).div_ceil(LANES) * size_of::<KeyLanes>()
+        + turned.div_ceil(LANES) * size_of::<KeyLanes>()
+        + turned * size_of::<Key>();
     let most = blends.checked_mul(frames.checked_add(1)?)?.checked_mul(row_bytes)?;
     if most > MAX_TABLE_BYTES {
         return None;
     }
     let data = model.animation_data(sequence);
-    let mut keys = Vec::new();
-    let mut spans = Vec::with_capacity(blends * singles.len());
-    let mut rows = Vec::new();
-    let mut group_spans = Vec::with_capacity(blends * grouped.len().div_ceil(LANES));
-    // Each bone's keys in each blend, kept while the table is built to find shared ones.
+    // Each bone's keys in each blend (raw values), and their angles, kept while the table is
+    // built.
     let mut columns: Vec<Vec<Key>> = Vec::with_capacity(blends * bones);
-    let mut angles = Vec::with_capacity(frames + 1);
+    let mut angles: Vec<Vec<[f32; 3]>> = Vec::with_capacity(blends * bones);
     for blend in 0..blends {
         for (bone, anim) in model.bones.iter().zip(animation.blend(blend)?) {
             let mut column = Vec::with_capacity(frames + 1);
             raw_keys(data, anim, frames, &mut column)?;
-            let controlled = has_rotation_controller(bone);
-            angles.clear();
-            for key in &mut column {
-                let angle = |d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
-                let key_angles = [angle(0), angle(1), angle(2)];
-                angles.push(key_angles);
-                key.rotation = if controlled {
-                    let half = key_angles.map(|a| (f64::from(a) * 0.5).sin_cos());
-                    [half[0].0, half[0].1, half[1].0, half[1].1, half[2].0, half[2].1].map(|v| v as f32)
-                } else {
-                    let [x, y, z, w] = angle_quaternion(key_angles);
-                    [x, y, z, w, 0.0, 0.0]
-                };
-            }
-            if !controlled {
-                for k in 0..frames {
-                    // Valve slerps only when the angles differ (`VectorCompare`), whatever
-                    // the quaternions.
-                    if angles[k] != angles[k + 1] {
-                        let next = column[k + 1].quaternion();
-                        plan_slerp(&mut column[k], next);
-                    }
-                }
-            }
-            // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.
-            let constant = column[..frames].iter().all(|k| *k == column[0]) && {
-                let (first, last) = (&column[0], &column[frames]);
-                first.rotation == last.rotation && first.position == last.position
-            };
-            if constant {
-                column.truncate(1);
-                column[0].motion = Motion::Same;
-            }
+            let angle = |key: &Key, d: usize| bone.value[d + 3] + key.rotation[d] * bone.scale[d + 3];
+            angles.push(column.iter().map(|key| [angle(key, 0), angle(key, 1), angle(key, 2)]).collect());
             columns.push(column);
         }
     }
+    if columns.len() != blends * bones {
+        return None;
+    }
+    // Bones a controller turns are sampled one at a time unless the turn can follow the slerp.
+    let singles: Vec<usize> = (0..bones)
+        .filter(|&b| {
+            let bone = &model.bones[b];
+            has_rotation_controller(bone)
+                && !turns_after_slerp(bone, (0..blends).map(|blend| angles[blend * bones + b].as_slice()))
+        })
+        .collect();
+    let grouped: Vec<usize> = (0..bones).filter(|b| !singles.contains(b)).collect();
+    let mut spans = Vec::with_capacity(blends * singles.len());
+    let mut group_spans = Vec::with_capacity(blends * grouped.len().div_ceil(LANES));
+    let (mut keys, mut rows) = (Vec::new(), Vec::new());
+    for (i, (column, angles)) in columns.iter_mut().zip(&angles).enumerate() {
+        let single = singles.contains(&(i % bones));
+        for (key, key_angles) in column.iter_mut().zip(angles) {
+            key.rotation = if single {
+                let [x, y, z] = *key_angles;
+                [x, y, z, 0.0, 0.0, 0.0]
+            } else {
+                let [x, y, z, w] = angle_quaternion(*key_angles);
+                [x, y, z, w, 0.0, 0.0]
+            };
+        }
+        if !single {
+            for k in 0..frames {
+                // Valve slerps only when the angles differ (`VectorCompare`), whatever the
+                // quaternions.
+                if angles[k] != angles[k + 1] {
+                    let next = column[k + 1].quaternion();
+                    plan_slerp(&mut column[k], next);
+                }
+            }
+        }
+        // A bone whose keys are all alike is stored once: key k and k + 1 are then the same.
+        let constant = column[..frames].iter().all(|k| *k == column[0]) && {
+            let (first, last) = (&column[0], &column[frames]);
+            first.rotation == last.rotation && first.position == last.position
+        };
+        if constant {
+            column.truncate(1);
+            column[0].motion = Motion::Same;
+        }
+    }
     // Bones that never change go together, and so do bones every blend shares, so that whole
-    // groups are stored once or copied from the first blend; the others in bone order.
+    // groups are stored once or copied from the first blend; the others in bone order. Bones a
+    // controller moves are grouped apart, so that the others' groups skip the controllers.
     let mut grouped = grouped;
     grouped.sort_by_key(|&b| {
         let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
-        if blend_columns.clone().all(|c| c.len() == 1) {
+        let kind = if blend_columns.clone().all(|c| c.len() == 1) {
             2
         } else if blend_columns.all(|c| *c == columns[b]) {
             1
         } else {
             0
-        }
+        };
+        (is_controlled(&model.bones[b]), kind)
     });
-    let groups: Vec<Group> = grouped
+    let (plain, moved) = grouped.split_at(grouped.partition_point(|&b| !is_controlled(&model.bones[b])));
+    let groups: Vec<Group> = plain
         .chunks(LANES)
-        .map(|lanes| Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]))
+        .chain(moved.chunks(LANES))
+        .map(|lanes| {
+            let mut group = Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]);
+            group.controllers =
+                LaneControllers::new(group.bones.map(|b| model.bones[b].controllers)).map(Box::new);
+            group
+        })
         .collect();
     let singles_lanes: Vec<[usize; 1]> = singles.iter().map(|&b| [b]).collect();
     let groups_lanes: Vec<[usize; LANES]> = groups.iter().map(|g| g.bones).collect();

@@ -8,9 +8,10 @@
 use std::sync::Arc;
 
 use glam::{Vec3, Vec4};
+use studio_model::motion::{STUDIO_XR, STUDIO_ZR};
 use studio_model::{
-    Animation, Bone, BoneAnimation, Channel, Header, Model, STUDIO_LOOPING, Sequence, SequenceGroup,
-    encode_channel,
+    Animation, Bone, BoneAnimation, BoneController, Channel, Header, Model, STUDIO_LOOPING, Sequence,
+    SequenceGroup, encode_channel,
 };
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest, fast, math};
 use studio_testing::Rng;
@@ -83,8 +84,9 @@ fn fast_slerp_follows_valves_rule_on_the_edge() {
 }
 
 /// A one-bone model whose only sequence has two frames: the rest rotation, then z turned by
-/// the case's scale. Written and read back, so it is a file the game could load.
-fn edge_model(case: &EdgeCase) -> Model {
+/// the case's scale; with `turn`, a controller (user input 0, −30° to 30°) turns that degree of
+/// freedom (3 for x, 5 for z). Written and read back, so it is a file the game could load.
+fn edge_model(case: &EdgeCase, turn: Option<usize>) -> Model {
     let mut model = Model::new(Header {
         name: "slerp_edge.mdl".into(),
         length: 0,
@@ -96,11 +98,18 @@ fn edge_model(case: &EdgeCase) -> Model {
         flags: 0,
     });
     let [x, y, z] = case.rest;
+    let mut controllers = [None; 6];
+    if let Some(dof) = turn {
+        controllers[dof] = Some(0);
+        let kind = if dof == 3 { STUDIO_XR } else { STUDIO_ZR };
+        model.bone_controllers =
+            vec![BoneController { bone: 0, kind, start: -30.0, end: 30.0, rest: 0, index: 0 }];
+    }
     model.bones = vec![Bone {
         name: "edge".into(),
         parent: None,
         flags: 0,
-        controllers: [None; 6],
+        controllers,
         value: [1.0, 2.0, 3.0, x, y, z],
         scale: [1.0, 1.0, 1.0, 1.0, 1.0, case.scale],
     }];
@@ -144,7 +153,7 @@ fn edge_model(case: &EdgeCase) -> Model {
 #[test]
 fn a_written_model_on_the_edge_poses_the_same_from_its_table_and_its_runs() {
     for case in edge_cases(13, 20) {
-        let model = Arc::new(edge_model(&case));
+        let model = Arc::new(edge_model(&case, None));
         let mut evaluator = PoseEvaluator::new(model.clone());
         let (mut tabled, mut runs) = (Pose::new(&model), Pose::new(&model));
         for frame in [0.0, 0.2, 0.5, 0.8, 0.99] {
@@ -155,6 +164,40 @@ fn a_written_model_on_the_edge_poses_the_same_from_its_table_and_its_runs() {
             assert!(evaluator.is_tabled(0), "the sequence is sampled from its table");
             let (a, b) = (tabled.bones[0], runs.bones[0]);
             assert!(a.abs_diff_eq(b, 1e-5), "{case:?} frame {frame}: table {a:?} vs runs {b:?}");
+        }
+    }
+}
+
+/// A controller's turn is composed with the keyframe slerp's result for bones sampled in groups
+/// (`studio_pose::turn`), which decides the flip on the unturned keys. On the edge, rounding of
+/// the turned keys could tip Valve's flip the other way, so such a bone is sampled one at a time
+/// with the turn added to its angles; away from it, in a group. Either way the table agrees with
+/// the runs at every turn.
+#[test]
+fn a_turned_bone_on_the_edge_is_sampled_alone_and_agrees_with_its_runs() {
+    let ordinary = EdgeCase { rest: [0.3, -0.2, 0.5], scale: 0.25 };
+    let cases = edge_cases(17, 10).into_iter().map(|case| (case, true)).chain([(ordinary, false)]);
+    for (case, on_edge) in cases {
+        for dof in [3, 5] {
+            let model = Arc::new(edge_model(&case, Some(dof)));
+            let table = studio_pose::table::build(&model, &model.sequences[0]).expect("a table");
+            let alone = table.singles() == [0];
+            assert_eq!(alone, on_edge, "{case:?} dof {dof}: sampled alone");
+            let mut evaluator = PoseEvaluator::new(model.clone());
+            let (mut tabled, mut runs) = (Pose::new(&model), Pose::new(&model));
+            for frame in [0.0, 0.3, 0.7] {
+                for byte in [0, 40, 128, 255] {
+                    let controllers = ControllerBytes { user: [byte, 0, 0, 0], mouth: 0 };
+                    let request = PoseRequest { sequence: 0, frame, blend: [0, 0], controllers };
+                    evaluator.evaluate(&request, &mut tabled).unwrap();
+                    evaluator.evaluate_from_runs(&request, &mut runs).unwrap();
+                    let (a, b) = (tabled.bones[0], runs.bones[0]);
+                    assert!(
+                        a.abs_diff_eq(b, 1e-5),
+                        "{case:?} dof {dof} {request:?}: table {a:?} vs runs {b:?}"
+                    );
+                }
+            }
         }
     }
 }

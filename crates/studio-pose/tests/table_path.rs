@@ -58,6 +58,15 @@ fn table_and_runs_agree(model: Arc<Model>) -> usize {
 fn the_demo_model_poses_the_same_from_its_tables_and_its_runs() {
     let model = demo();
     assert!(model.sequences.iter().any(|s| s.animation.as_ref().is_some_and(|a| a.num_blends() == 4)));
+    // The jaw's y turn cannot follow the slerp: it is sampled alone. The neck's and the rotor's
+    // z turns can: they are sampled in a group, which carries their controllers.
+    for sequence in &model.sequences {
+        let table = studio_pose::table::build(&model, sequence).expect("a table");
+        assert_eq!(table.singles(), [5], "{}", sequence.label);
+        let turned: Vec<usize> =
+            table.groups().iter().filter(|g| g.controllers.is_some()).flat_map(|g| g.bones).collect();
+        assert!(turned.contains(&3) && turned.contains(&6), "{}: {turned:?}", sequence.label);
+    }
     assert!(table_and_runs_agree(Arc::new(model)) > 100);
 }
 
