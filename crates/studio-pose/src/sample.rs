@@ -199,8 +199,11 @@ pub fn sample_table(
 ) {
     let group_spans = table.group_spans(blend);
     let earlier_groups = earlier.map(|(b, pose)| (table.group_spans(b), pose));
-    for (g, ((group, span), lanes)) in table.groups().iter().zip(group_spans).zip(&mut out.groups).enumerate()
-    {
+    let (sampled, settled) = out.groups.split_at_mut(table.sampled());
+    for (lanes, bones) in settled.iter_mut().zip(table.settled()) {
+        *lanes = *bones;
+    }
+    for (g, ((group, span), lanes)) in table.groups().iter().zip(group_spans).zip(sampled).enumerate() {
         *lanes = match earlier_groups {
             Some((other_spans, other)) if other_spans[g] == *span => other.groups[g],
             _ => {

@@ -15,14 +15,15 @@
 //! at a time; bones that controllers move in groups of their own, which turn and move the
 //! sampled result ([`crate::turn`]). A bone whose turn cannot follow the slerp (a y turn, or keys
 //! near the edge of Valve's flip) is single: it keeps one [`Key`] per keyframe and is sampled as
-//! Valve does it.
+//! Valve does it. Groups of bones that never change in any blend come last and are sampled once,
+//! when the table is built.
 
 use studio_model::{Bone, Model, Sequence};
 
 use crate::channel::{ChannelCursor, PositionKey, position_key_at, rotation_pair_at};
 use glam::Vec4;
 
-use crate::lanes::{Group, KeyLanes, LANES};
+use crate::lanes::{Group, KeyLanes, LANES, LaneBones};
 
 use crate::fast::{SHORT_SERIES_LIMIT, SlerpSetup, slerp_setup, valve_cosom};
 use crate::math::angle_quaternion;
@@ -106,9 +107,13 @@ pub struct SequenceTable {
     keys: Vec<Key>,
     /// The other bones, four to a group, in bone order.
     groups: Vec<Group>,
-    /// Per blend and group: first row and stride, as `spans`.
+    /// How many of the groups are sampled per pose; the others never change in any blend.
+    sampled: usize,
+    /// Per blend and sampled group: first row and stride, as `spans`.
     group_spans: Vec<(u32, u32)>,
     rows: Vec<KeyLanes>,
+    /// The bones of the groups after the sampled ones, sampled once.
+    settled: Vec<LaneBones>,
     /// Where the sequence's motion bone is sampled.
     motion_place: Option<Place>,
 }
@@ -157,11 +162,24 @@ impl SequenceTable {
         &self.groups
     }
 
-    /// Each group's span of rows in a blend.
+    /// Each sampled group's span of rows in a blend.
     #[inline]
     pub fn group_spans(&self, blend: usize) -> &[(u32, u32)] {
-        let n = self.groups.len();
+        let n = self.sampled;
         &self.group_spans[blend * n..(blend + 1) * n]
+    }
+
+    /// How many groups, the first ones, are sampled per pose ([`Self::group_spans`]); the
+    /// others never change, and have their bones in [`Self::settled`].
+    #[inline]
+    pub fn sampled(&self) -> usize {
+        self.sampled
+    }
+
+    /// The bones of each group after the sampled ones.
+    #[inline]
+    pub fn settled(&self) -> &[LaneBones] {
+        &self.settled
     }
 
     /// Rows `k` and `k + 1` of a group's span (`k < frames`).
@@ -191,6 +209,7 @@ impl SequenceTable {
     pub fn bytes(&self) -> usize {
         self.keys.len() * size_of::<Key>()
             + self.rows.len() * size_of::<KeyLanes>()
+            + self.settled.len() * size_of::<LaneBones>()
             + (self.spans.len() + self.group_spans.len()) * size_of::<(u32, u32)>()
             + self.groups.len() * size_of::<Group>()
             + self.singles.len() * size_of::<usize>()
@@ -374,9 +393,10 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     }
     // Bones that never change go together, and so do bones every blend shares, so that whole
     // groups are stored once or copied from the first blend; the others in bone order. Bones a
-    // controller moves are grouped apart, so that the others' groups skip the controllers.
+    // controller moves are grouped apart, so that the others' groups skip the controllers, and
+    // the other bones that never change come last, in groups that are sampled once, here.
     let mut grouped = grouped;
-    grouped.sort_by_key(|&b| {
+    let kind = |b: usize| {
         let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
         let kind = if blend_columns.clone().all(|c| c.len() == 1) {
             2
@@ -385,12 +405,19 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
         } else {
             0
         };
-        (is_controlled(&model.bones[b]), kind)
-    });
-    let (plain, moved) = grouped.split_at(grouped.partition_point(|&b| !is_controlled(&model.bones[b])));
+        let controlled = is_controlled(&model.bones[b]);
+        (!controlled && kind == 2, controlled, kind)
+    };
+    grouped.sort_by_key(|&b| kind(b));
+    let (varying, settled_bones) = grouped.split_at(grouped.partition_point(|&b| !kind(b).0));
+    let (plain, moved) = varying.split_at(varying.partition_point(|&b| !is_controlled(&model.bones[b])));
+    // Whole groups only: a few left over join the last of the others rather than take a group.
+    let (left_over, settled_bones) = settled_bones.split_at(settled_bones.len() % LANES);
+    let plain = [plain, left_over].concat();
     let groups: Vec<Group> = plain
         .chunks(LANES)
         .chain(moved.chunks(LANES))
+        .chain(settled_bones.chunks(LANES))
         .map(|lanes| {
             let mut group = Group::new(lanes, |b, d| model.bones[b].value[d], |b, d| model.bones[b].scale[d]);
             group.controllers =
@@ -398,8 +425,17 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             group
         })
         .collect();
+    let sampled = groups.len() - settled_bones.len().div_ceil(LANES);
+    let settled: Vec<LaneBones> = groups[sampled..]
+        .iter()
+        .map(|group| {
+            // As a pose samples it at the start of a keyframe.
+            let row = KeyLanes::new(group.bones.map(|b| &columns[b][0]));
+            group.sample(&row, &row, 0.0)
+        })
+        .collect();
     let singles_lanes: Vec<[usize; 1]> = singles.iter().map(|&b| [b]).collect();
-    let groups_lanes: Vec<[usize; LANES]> = groups.iter().map(|g| g.bones).collect();
+    let groups_lanes: Vec<[usize; LANES]> = groups[..sampled].iter().map(|g| g.bones).collect();
     for blend in 0..blends {
         // Opposite quaternions (only degenerate input) take the one-bone path's full slerp.
         if grouped.iter().any(|&b| columns[blend * bones + b].iter().any(|k| k.motion == Motion::Full)) {
@@ -411,7 +447,17 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     }
     keys.shrink_to_fit();
     rows.shrink_to_fit();
-    let mut table = SequenceTable { singles, spans, keys, groups, group_spans, rows, motion_place: None };
+    let mut table = SequenceTable {
+        singles,
+        spans,
+        keys,
+        groups,
+        sampled,
+        group_spans,
+        rows,
+        settled,
+        motion_place: None,
+    };
     table.motion_place = sequence.motion_bone.and_then(|b| table.place(b));
     Some(table)
 }
