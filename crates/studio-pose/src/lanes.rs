@@ -1,9 +1,9 @@
-//! Four bones at a time: a sequence table's keys for the bones that no controller moves, stored
-//! lane by lane (one bone per lane of a `Vec4`), and sampled with the arithmetic of the one-bone
-//! path in [`crate::sample`], lane by lane, so the results are the same floats.
+//! Four bones at a time: a sequence table's keys, stored lane by lane (one bone per lane of a
+//! `Vec4`), and sampled with the same arithmetic in every lane: each lane's rotation is the float
+//! that a one-bone slerp, as the table planned it, gives (checked in the tests).
 //!
 //! A key's motion (`Same`, `Lerp`, `Slerp`, `SlerpShort`) changes from bone to bone and frame to
-//! frame. The one-bone path branches on it; here every lane takes one path, and the motion is
+//! frame. A one-bone slerp branches on it; here every lane takes one path, and the motion is
 //! stored as factors of 0 and 1 that make that path give each motion's own result (products with
 //! 0 and 1 and sums with 0 are exact).
 
@@ -36,15 +36,17 @@ pub struct KeyLanes {
     flip: Vec4,
     /// Raw x, y and z position values.
     position: [Vec4; 3],
-    /// Per axis, 1 where the position moves towards the next key, 0 where it holds.
-    moving: [Vec4; 3],
+    /// Per axis, the step to the next key's raw value, or 0 where the position holds (raw
+    /// values are 16-bit integers: the difference is exact).
+    step: [Vec4; 3],
 }
 
 impl KeyLanes {
-    /// The keys of four bones at one keyframe (of bones without rotation controllers, and with
-    /// no `Full` motion).
-    pub fn new(keys: [&Key; LANES]) -> Self {
+    /// The keys of four bones at one keyframe, and at the next (no `Full` motion).
+    pub fn new(keys: [&Key; LANES], next: [&Key; LANES]) -> Self {
         let lanes = |f: &dyn Fn(&Key) -> f32| Vec4::from_array(keys.map(f));
+        let raw = |keys: [&Key; LANES], d: usize| Vec4::from_array(keys.map(|k| f32::from(k.position[d])));
+        let moving = |d: usize| lanes(&|k| if k.hold & (1 << d) == 0 { 1.0 } else { 0.0 });
         let flag = |on: bool| if on { 1.0 } else { 0.0 };
         Self {
             quaternion: std::array::from_fn(|c| lanes(&|k| k.rotation[c])),
@@ -54,8 +56,8 @@ impl KeyLanes {
             lerped: lanes(&|k| flag(k.motion == Motion::Lerp)),
             long_series: lanes(&|k| flag(k.motion != Motion::SlerpShort)),
             flip: lanes(&|k| if k.hold & FLIP != 0 { -1.0 } else { 1.0 }),
-            position: std::array::from_fn(|d| lanes(&|k| f32::from(k.position[d]))),
-            moving: std::array::from_fn(|d| lanes(&|k| flag(k.hold & (1 << d) == 0))),
+            position: std::array::from_fn(|d| raw(keys, d)),
+            step: std::array::from_fn(|d| (raw(next, d) - raw(keys, d)) * moving(d)),
         }
     }
 }
@@ -119,12 +121,9 @@ impl Group {
         let sin_q = sin_lanes(k0.omega * s, &series) * k0.inv_sin;
         let sclp = (k0.unslerped - k0.lerped * s) + sin_p;
         let sclq = k0.lerped * s + sin_q;
-        let position = |d: usize| {
-            // A held channel mixes with weight 0, which gives the first value exactly.
-            let weight = k0.moving[d] * s;
-            let mixed = k0.position[d] * (Vec4::ONE - weight) + k1.position[d] * weight;
-            self.value[d] + mixed * self.scale[d]
-        };
+        // The raw values mixed as r1 + (r2 − r1) s (Valve's r1 (1 − s) + r2 s but for rounding;
+        // a held channel's step is 0, which gives r1 exactly), then scaled.
+        let position = |d: usize| self.value[d] + (k0.position[d] + k0.step[d] * s) * self.scale[d];
         LaneBones {
             rotation: [
                 x0 * sclp + x1 * sclq,
@@ -223,8 +222,9 @@ mod tests {
                 .collect();
             let setups: Vec<BoneSetup> = bones.iter().map(BoneSetup::new).collect();
             let group = Group::new(&[0, 1, 2, 3], |b, d| bones[b].value[d], |b, d| bones[b].scale[d]);
-            let row0 = KeyLanes::new(std::array::from_fn(|l| &pairs[l].0));
-            let row1 = KeyLanes::new(std::array::from_fn(|l| &pairs[l].1));
+            let (keys0, keys1) = (std::array::from_fn(|l| &pairs[l].0), std::array::from_fn(|l| &pairs[l].1));
+            let row0 = KeyLanes::new(keys0, keys1);
+            let row1 = KeyLanes::new(keys1, keys1);
             let s = [0.0, 0.25, 0.5, 0.999, -0.01][trial % 5];
             let (rotations, positions) = group.sample(&row0, &row1, s).bones();
             for (lane, (k0, k1)) in pairs.iter().enumerate() {
@@ -234,11 +234,25 @@ mod tests {
                     "trial {trial} lane {lane}: {:?}",
                     k0.motion
                 );
-                assert_eq!(
-                    positions[lane],
-                    key_position(&setups[lane], k0, k1, s),
-                    "trial {trial} lane {lane}"
-                );
+                // Valve's position (its mix in double) but for float rounding of the terms.
+                let bone = &bones[lane];
+                for (d, got) in positions[lane].to_array().into_iter().enumerate() {
+                    let (r1, r2) = (f64::from(k0.position[d]), f64::from(k1.position[d]));
+                    let r2 = if k0.hold & (1 << d) != 0 { r1 } else { r2 };
+                    let (value, scale, s64) =
+                        (f64::from(bone.value[d]), f64::from(bone.scale[d]), f64::from(s));
+                    let exact = value + (r1 * (1.0 - s64) + r2 * s64) * scale;
+                    let size = value.abs() + (r1.abs() + r2.abs()) * scale.abs();
+                    let error = (f64::from(got) - exact).abs();
+                    assert!(
+                        error <= 4.0 * f64::from(f32::EPSILON) * size,
+                        "trial {trial} lane {lane} axis {d}"
+                    );
+                }
+                if k0.hold & 7 == 7 || s == 0.0 {
+                    let one = key_position(&setups[lane], k0, k1, s);
+                    assert_eq!(positions[lane], one, "held or at the key: the one-bone path's float");
+                }
             }
         }
         for motion in ["Same false", "Lerp false", "Slerp false", "SlerpShort false", "Slerp true"] {

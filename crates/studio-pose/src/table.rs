@@ -430,7 +430,8 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
         .iter()
         .map(|group| {
             // As a pose samples it at the start of a keyframe.
-            let row = KeyLanes::new(group.bones.map(|b| &columns[b][0]));
+            let key = group.bones.map(|b| &columns[b][0]);
+            let row = KeyLanes::new(key, key);
             group.sample(&row, &row, 0.0)
         })
         .collect();
@@ -442,7 +443,7 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
             return None;
         }
         let layout = Layout { columns: &columns, bones, blend, frames };
-        layout.lay_out(&singles_lanes, |[key]| *key, &mut spans, &mut keys)?;
+        layout.lay_out(&singles_lanes, |[key], _| *key, &mut spans, &mut keys)?;
         layout.lay_out(&groups_lanes, KeyLanes::new, &mut group_spans, &mut rows)?;
     }
     keys.shrink_to_fit();
@@ -476,10 +477,12 @@ impl Layout<'_> {
     /// member whose bones move the same in an earlier blend (legs in an aiming blend) shares
     /// that blend's span; one whose bones never change gets one row; the others get `frames + 1`
     /// rows, laid out frame by frame together, in which their constant bones repeat their key.
-    fn lay_out<const N: usize, R>(
-        &self,
+    /// `row` makes a member's row from its bones' keys at a keyframe and at the next (the last
+    /// key for the last).
+    fn lay_out<'k, const N: usize, R>(
+        &'k self,
         members: &[[usize; N]],
-        row: impl Fn([&Key; N]) -> R,
+        row: impl Fn([&'k Key; N], [&'k Key; N]) -> R,
         spans: &mut Vec<(u32, u32)>,
         rows: &mut Vec<R>,
     ) -> Option<()> {
@@ -498,7 +501,7 @@ impl Layout<'_> {
             spans.push(match shared_blend(lanes) {
                 Some(earlier) => spans[earlier * members.len() + m],
                 None if lanes.iter().all(|&b| self.columns[first + b].len() == 1) => {
-                    rows.push(row(lanes.map(|b| key(b, 0))));
+                    rows.push(row(lanes.map(|b| key(b, 0)), lanes.map(|b| key(b, 1))));
                     (u32::try_from(rows.len() - 1).ok()?, 0)
                 }
                 None => {
@@ -513,7 +516,9 @@ impl Layout<'_> {
             spans[self.blend * members.len() + m] = (u32::try_from(start + c).ok()?, stride);
         }
         for k in 0..=self.frames {
-            rows.extend(moving.iter().map(|&m| row(members[m].map(|b| key(b, k)))));
+            rows.extend(
+                moving.iter().map(|&m| row(members[m].map(|b| key(b, k)), members[m].map(|b| key(b, k + 1)))),
+            );
         }
         Some(())
     }
