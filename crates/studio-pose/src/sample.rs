@@ -199,7 +199,9 @@ pub fn sample_table(
 ) {
     let group_spans = table.group_spans(blend);
     let earlier_groups = earlier.map(|(b, pose)| (table.group_spans(b), pose));
-    let (sampled, settled) = out.groups.split_at_mut(table.sampled());
+    // A pose fitted to the table ([`TablePose::fit`]) has room for every group.
+    let sampled_groups = table.sampled().min(out.groups.len());
+    let (sampled, settled) = out.groups.split_at_mut(sampled_groups);
     for (lanes, bones) in settled.iter_mut().zip(table.settled()) {
         *lanes = *bones;
     }
