@@ -46,8 +46,8 @@ impl KeyLanes {
     pub fn new(keys: [&Key; LANES], next: [&Key; LANES]) -> Self {
         let lanes = |f: &dyn Fn(&Key) -> f32| Vec4::from_array(keys.map(f));
         let raw = |keys: [&Key; LANES], d: usize| Vec4::from_array(keys.map(|k| f32::from(k.position[d])));
-        let moving = |d: usize| lanes(&|k| if k.hold & (1 << d) == 0 { 1.0 } else { 0.0 });
         let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        let moving = |d: usize| lanes(&|k| flag(k.hold & (1 << d) == 0));
         Self {
             quaternion: std::array::from_fn(|c| lanes(&|k| k.rotation[c])),
             omega: lanes(&|k| k.omega()),

@@ -249,15 +249,12 @@ impl PoseEvaluator {
                     };
                     sample_table(&self.setup, table, animation, k, s, &self.adj, earlier, slot);
                 }
-                // Motion extraction: the motion bone's extracted axes stay at the origin.
                 if let Some(place) = table.motion_place() {
                     for slot in &mut self.table_blends[..animations.len()] {
-                        for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
-                            if sequence.motion_type & flag != 0 {
-                                match place {
-                                    Place::Group(g, lane) => slot.groups[g].position[axis][lane] = 0.0,
-                                    Place::Single(i) => slot.positions[i][axis] = 0.0,
-                                }
+                        for axis in extracted_axes(sequence) {
+                            match place {
+                                Place::Group(g, lane) => slot.groups[g].position[axis][lane] = 0.0,
+                                Place::Single(i) => slot.positions[i][axis] = 0.0,
                             }
                         }
                     }
@@ -273,13 +270,10 @@ impl PoseEvaluator {
                 for (j, &animation) in animations.iter().enumerate() {
                     sample_runs(model, sequence, animation, k, s, &self.adj.values, &mut self.blends[j]);
                 }
-                // Motion extraction: the motion bone's extracted axes stay at the origin.
                 if let Some(bone) = sequence.motion_bone {
                     for slot in &mut self.blends[..animations.len()] {
-                        for (axis, flag) in [STUDIO_X, STUDIO_Y, STUDIO_Z].into_iter().enumerate() {
-                            if sequence.motion_type & flag != 0 {
-                                slot.positions[bone][axis] = 0.0;
-                            }
+                        for axis in extracted_axes(sequence) {
+                            slot.positions[bone][axis] = 0.0;
                         }
                     }
                 }
@@ -290,6 +284,16 @@ impl PoseEvaluator {
         model_space(&self.parents, &self.blends[0], &mut pose.bones);
         Ok(())
     }
+}
+
+/// Motion extraction: the axes of the motion bone's position that stay at the origin.
+fn extracted_axes(sequence: &studio_model::Sequence) -> impl Iterator<Item = usize> {
+    let motion_type = sequence.motion_type;
+    [STUDIO_X, STUDIO_Y, STUDIO_Z]
+        .into_iter()
+        .enumerate()
+        .filter(move |&(_, flag)| motion_type & flag != 0)
+        .map(|(axis, _)| axis)
 }
 
 /// Mixes the sampled animations into `first` as `plan` says.

@@ -395,22 +395,26 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     // groups are stored once or copied from the first blend; the others in bone order. Bones a
     // controller moves are grouped apart, so that the others' groups skip the controllers, and
     // the other bones that never change come last, in groups that are sampled once, here.
+    // Per bone, once: (never changes and no controller, a controller moves it, kind), kind 2 for
+    // a bone that never changes, 1 for one every blend shares, 0 for the others.
+    let order: Vec<(bool, bool, u8)> = (0..bones)
+        .map(|b| {
+            let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
+            let kind = if blend_columns.clone().all(|c| c.len() == 1) {
+                2
+            } else if blend_columns.all(|c| *c == columns[b]) {
+                1
+            } else {
+                0
+            };
+            let controlled = is_controlled(&model.bones[b]);
+            (!controlled && kind == 2, controlled, kind)
+        })
+        .collect();
     let mut grouped = grouped;
-    let kind = |b: usize| {
-        let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
-        let kind = if blend_columns.clone().all(|c| c.len() == 1) {
-            2
-        } else if blend_columns.all(|c| *c == columns[b]) {
-            1
-        } else {
-            0
-        };
-        let controlled = is_controlled(&model.bones[b]);
-        (!controlled && kind == 2, controlled, kind)
-    };
-    grouped.sort_by_key(|&b| kind(b));
-    let (varying, settled_bones) = grouped.split_at(grouped.partition_point(|&b| !kind(b).0));
-    let (plain, moved) = varying.split_at(varying.partition_point(|&b| !is_controlled(&model.bones[b])));
+    grouped.sort_by_key(|&b| order[b]);
+    let (varying, settled_bones) = grouped.split_at(grouped.partition_point(|&b| !order[b].0));
+    let (plain, moved) = varying.split_at(varying.partition_point(|&b| !order[b].1));
     // Whole groups only: a few left over join the last of the others rather than take a group.
     let (left_over, settled_bones) = settled_bones.split_at(settled_bones.len() % LANES);
     let plain = [plain, left_over].concat();
