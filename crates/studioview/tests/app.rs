@@ -189,6 +189,30 @@ fn keys_play_step_and_frame() {
 }
 
 #[test]
+fn the_sequence_list_lays_out_the_rows_in_view_and_search_reaches_any() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let mut h = harness(StudioApp::new(Settings::default(), None));
+    h.run_steps(2);
+    drop_file(&mut h, shared.join("models/ns/soldier.mdl"));
+    let sequences = &h.state().state.model().sequences;
+    assert_eq!(sequences.len(), 79);
+    assert_eq!(sequences[26].label, "hmg_fire");
+    // The first rows are there; a row far below the list's 260 points is not laid out.
+    assert!(h.query_by_label("look_idle").is_some());
+    assert!(h.query_by_label("hmg_fire").is_none(), "rows out of view are not laid out");
+    // The search brings it into view, and a click plays it.
+    h.get_by_role(egui::accesskit::Role::TextInput).click();
+    h.run_steps(1);
+    h.get_by_role(egui::accesskit::Role::TextInput).type_text("hmg");
+    h.run_steps(2);
+    assert!(h.query_by_label("look_idle").is_none(), "the search hides other sequences");
+    assert!(h.query_by_label("hmg_reload").is_some(), "both matches are laid out");
+    h.get_by_label("hmg_fire").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.sequence, 26);
+}
+
+#[test]
 fn a_sequence_with_an_absurd_fps_plays_without_hanging() {
     // The demo model with its idle sequence's fps set to 1e30: one frame of playback must wrap
     // at once, not loop a billion billion times.
