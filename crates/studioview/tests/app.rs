@@ -417,3 +417,38 @@ fn the_window_opens_with_the_title_of_its_first_frame() {
     h.run_steps(1);
     assert_eq!(h.state().title(), studioview::app::window_title(Some(&model), false));
 }
+
+#[test]
+fn every_sequence_is_found_by_search_and_played_by_a_click() {
+    // A search that leaves a row or two with a long name made the table wider than the panel;
+    // the list's floating scroll bar then lay over those rows and took the click.
+    let Some(shared) = studio_testing::shared() else { return };
+    let soldier = shared.join("models/ns/soldier.mdl");
+    let opened = harness(StudioApp::new(Settings::default(), Some(soldier.clone())));
+    let labels: Vec<String> =
+        opened.state().state.model().sequences.iter().map(|s| s.label.clone()).collect();
+    assert_eq!(labels.len(), 79);
+    let mut missed = vec![];
+    for (i, label) in labels.iter().enumerate() {
+        let mut h = harness(StudioApp::new(Settings::default(), Some(soldier.clone())));
+        h.run_steps(2);
+        h.get_by_role(egui::accesskit::Role::TextInput).click();
+        h.run_steps(1);
+        h.get_by_role(egui::accesskit::Role::TextInput).type_text(label);
+        h.run_steps(2);
+        // The row shows the name, or its two ends around an ellipsis.
+        let shows = |shown: &str| match shown.split_once('…') {
+            Some((head, tail)) => label.starts_with(head) && label.ends_with(tail),
+            None => shown == label,
+        };
+        h.get_by(|node| {
+            node.role() != egui::accesskit::Role::TextInput && node.label().is_some_and(|l| shows(&l))
+        })
+        .click();
+        h.run_steps(2);
+        if h.state().state.sequence != i {
+            missed.push(label.as_str());
+        }
+    }
+    assert!(missed.is_empty(), "clicking these after a search did not play them: {missed:?}");
+}

@@ -27,7 +27,11 @@ pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String
     let spacing = ui.spacing();
     let label_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0 * spacing.button_padding.y;
     let row_height = label_height.max(spacing.interact_size.y);
-    // Scrolls sideways only in a panel made narrower than the table.
+    // Scrolls sideways only in a panel made narrower than the table. Its bars take room of
+    // their own: a floating bar lay over the table's last row, and with a search that leaves
+    // one or two rows with a long name (the table then wider than the panel) the bar took the
+    // click on the row meant to play it.
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     egui::ScrollArea::both().id_salt("sequence list").max_height(260.0).show_rows(
         ui,
         row_height,
