@@ -418,19 +418,25 @@ fn the_window_opens_with_the_title_of_its_first_frame() {
     assert_eq!(h.state().title(), studioview::app::window_title(Some(&model), false));
 }
 
-#[test]
-fn every_sequence_is_found_by_search_and_played_by_a_click() {
-    // A search that leaves a row or two with a long name made the table wider than the panel;
-    // the list's floating scroll bar then lay over those rows and took the click.
-    let Some(shared) = studio_testing::shared() else { return };
-    let soldier = shared.join("models/ns/soldier.mdl");
-    let opened = harness(StudioApp::new(Settings::default(), Some(soldier.clone())));
-    let labels: Vec<String> =
-        opened.state().state.model().sequences.iter().map(|s| s.label.clone()).collect();
-    assert_eq!(labels.len(), 79);
+/// The sequence labels of the model at `path` as the viewer lists them, and the one playing.
+fn sequence_labels(h: &Harness<'_, StudioApp>) -> (Vec<String>, usize) {
+    let state = &h.state().state;
+    match state.source.as_deref() {
+        Some(view) => (
+            (0..view.doc.num_sequences()).filter_map(|i| Some(view.doc.sequence(i)?.label.clone())).collect(),
+            view.doc.sequence,
+        ),
+        None => (state.model().sequences.iter().map(|s| s.label.clone()).collect(), state.sequence),
+    }
+}
+
+/// The sequences of the model at `path` that a search for their label and a click on their
+/// row do not play.
+fn missed_after_search(path: &Path) -> (usize, Vec<String>) {
+    let (labels, _) = sequence_labels(&harness(StudioApp::new(Settings::default(), Some(path.to_owned()))));
     let mut missed = vec![];
     for (i, label) in labels.iter().enumerate() {
-        let mut h = harness(StudioApp::new(Settings::default(), Some(soldier.clone())));
+        let mut h = harness(StudioApp::new(Settings::default(), Some(path.to_owned())));
         h.run_steps(2);
         h.get_by_role(egui::accesskit::Role::TextInput).click();
         h.run_steps(1);
@@ -446,9 +452,22 @@ fn every_sequence_is_found_by_search_and_played_by_a_click() {
         })
         .click();
         h.run_steps(2);
-        if h.state().state.sequence != i {
-            missed.push(label.as_str());
+        if sequence_labels(&h).1 != i {
+            missed.push(label.clone());
         }
     }
-    assert!(missed.is_empty(), "clicking these after a search did not play them: {missed:?}");
+    (labels.len(), missed)
+}
+
+#[test]
+fn every_sequence_is_found_by_search_and_played_by_a_click() {
+    // A search that leaves a row or two with a long name made the table wider than the panel;
+    // the list's floating scroll bar then lay over those rows and took the click.
+    let Some(shared) = studio_testing::shared() else { return };
+    for (model, count) in [("models/ns/soldier.mdl", 79), ("fixtures/source/models/fixture/include48.mdl", 5)]
+    {
+        let (listed, missed) = missed_after_search(&shared.join(model));
+        assert_eq!(listed, count, "{model}");
+        assert!(missed.is_empty(), "{model}: clicking these after a search did not play them: {missed:?}");
+    }
 }

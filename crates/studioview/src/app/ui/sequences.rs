@@ -6,8 +6,8 @@ use super::Commands;
 use crate::app::command::Command;
 use crate::app::state::AppState;
 
-/// Widest a sequence's name is shown in the table; longer ones are elided in the middle.
-const SEQUENCE_NAME_WIDTH: f32 = 96.0;
+/// Widest a sequence's name is shown in the tables; longer ones are elided in the middle.
+pub(super) const SEQUENCE_NAME_WIDTH: f32 = 96.0;
 
 /// The sequence list with its search box.
 pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String, commands: &mut Commands) {
@@ -15,46 +15,10 @@ pub fn sequences_ui(ui: &mut egui::Ui, state: &mut AppState, search: &mut String
     ui.add(egui::TextEdit::singleline(search).hint_text("search sequences").id_salt("sequence search"));
     let needle = search.to_lowercase();
     let font = egui::TextStyle::Body.resolve(ui.style());
-    let shown: Vec<usize> = (0..state.model().sequences.len())
+    let matches: Vec<usize> = (0..state.model().sequences.len())
         .filter(|&i| needle.is_empty() || state.model().sequences[i].label.to_lowercase().contains(&needle))
         .collect();
-    // Only the rows in view are laid out: a model's tens or hundreds of sequences cost the
-    // first frame their text layout (39 M instructions for the NS soldier's 79, callgrind, when
-    // every row was laid out; the window's first frame waits for it), and every frame after
-    // it their widgets. Every row is as high as its tallest widget, the name's selectable
-    // label (a line of text and the button padding), which the grid is told. The header is
-    // row 0.
-    let spacing = ui.spacing();
-    let label_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0 * spacing.button_padding.y;
-    let row_height = label_height.max(spacing.interact_size.y);
-    // Scrolls sideways only in a panel made narrower than the table. Its bars take room of
-    // their own: a floating bar lay over the table's last row, and with a search that leaves
-    // one or two rows with a long name (the table then wider than the panel) the bar took the
-    // click on the row meant to play it.
-    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-    egui::ScrollArea::both().id_salt("sequence list").max_height(260.0).show_rows(
-        ui,
-        row_height,
-        shown.len() + 1,
-        |ui, rows| {
-            ui.spacing_mut().item_spacing.x = 5.0;
-            let grid = egui::Grid::new("sequence table").num_columns(7).striped(true);
-            grid.min_row_height(row_height).start_row(rows.start).show(ui, |ui| {
-                if rows.start == 0 {
-                    header_row(ui);
-                }
-                let first = rows.start.saturating_sub(1);
-                for &i in shown.get(first..rows.end.saturating_sub(1)).unwrap_or_default() {
-                    sequence_row(ui, state, i, &font, commands);
-                }
-            });
-        },
-    );
-}
-
-/// The table's column names, each explained on hover.
-fn header_row(ui: &mut egui::Ui) {
-    for (heading, meaning) in [
+    let columns = [
         ("name", "the sequence's name"),
         ("frm", "frames"),
         ("fps", "frames per second"),
@@ -62,10 +26,57 @@ fn header_row(ui: &mut egui::Ui) {
         ("act", "activity"),
         ("bl", "blends"),
         ("ev", "events"),
-    ] {
-        ui.label(RichText::new(heading).weak()).on_hover_text(meaning);
-    }
-    ui.end_row();
+    ];
+    sequence_table(ui, "sequence table", &columns, matches.len(), |ui, row| {
+        if let Some(&i) = matches.get(row) {
+            sequence_row(ui, state, i, &font, commands);
+        }
+    });
+}
+
+/// A table of sequences under a header of `columns` (each a heading and its meaning, shown on
+/// hover), in a list that scrolls: `add_row` adds the widgets of row `0..rows` (a name as a
+/// selectable label of the body text, then labels).
+///
+/// Only the rows in view are laid out: a model's tens or hundreds of sequences cost the first
+/// frame their text layout (39 M instructions for the NS soldier's 79, callgrind, when every
+/// row was laid out; the window's first frame waits for it), and every frame after it their
+/// widgets. Every row is as high as its tallest widget, the name's selectable label (a line of
+/// text and the button padding), which the grid is told. The header is the list's row 0.
+pub(super) fn sequence_table(
+    ui: &mut egui::Ui,
+    grid_id: &str,
+    columns: &[(&str, &str)],
+    rows: usize,
+    mut add_row: impl FnMut(&mut egui::Ui, usize),
+) {
+    let spacing = ui.spacing();
+    let label_height = ui.text_style_height(&egui::TextStyle::Body) + 2.0 * spacing.button_padding.y;
+    let row_height = label_height.max(spacing.interact_size.y);
+    ui.scope(|ui| {
+        // Scrolls sideways only in a panel made narrower than the table. Its bars take room of
+        // their own: a floating bar lay over the table's last row, and with a search that
+        // leaves one or two rows with a long name (the table then wider than the panel) the bar
+        // took the click on the row meant to play it.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        let list = egui::ScrollArea::both().id_salt("sequence list").max_height(260.0);
+        list.show_rows(ui, row_height, rows + 1, |ui, shown| {
+            ui.spacing_mut().item_spacing.x = 5.0;
+            let grid = egui::Grid::new(grid_id).num_columns(columns.len()).striped(true);
+            grid.min_row_height(row_height).start_row(shown.start).show(ui, |ui| {
+                if shown.start == 0 {
+                    for (heading, meaning) in columns {
+                        ui.label(RichText::new(*heading).weak()).on_hover_text(*meaning);
+                    }
+                    ui.end_row();
+                }
+                for row in shown.start.saturating_sub(1)..shown.end.saturating_sub(1) {
+                    add_row(ui, row);
+                    ui.end_row();
+                }
+            });
+        });
+    });
 }
 
 /// Sequence `i`'s row: its name (elided in the middle when long; a click plays it) and numbers.
@@ -90,7 +101,6 @@ fn sequence_row(ui: &mut egui::Ui, state: &AppState, i: usize, font: &egui::Font
     ui.label(sequence.activity.to_string());
     ui.label(if sequence.num_blends > 1 { sequence.num_blends.to_string() } else { String::new() });
     ui.label(if sequence.events.is_empty() { String::new() } else { sequence.events.len().to_string() });
-    ui.end_row();
 }
 
 /// Play/pause, stepping, speed, loop and movement.

@@ -7,11 +7,10 @@ use studio_render::hit_group_color;
 use studio_source::{STUDIO_DELTA, STUDIO_LOOPING};
 
 use super::Commands;
+use super::sequences::SEQUENCE_NAME_WIDTH;
 use crate::app::command::Command;
 use crate::app::state::{AppState, SourceView};
 
-/// Widest a sequence's name is shown in the table; longer ones are elided in the middle.
-const SEQUENCE_NAME_WIDTH: f32 = 96.0;
 /// Width of the keys' column in the info tab.
 const INFO_KEY_WIDTH: f32 = 96.0;
 
@@ -24,60 +23,53 @@ pub fn sequences_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, c
     let needle = search.to_lowercase();
     let font = egui::TextStyle::Body.resolve(ui.style());
     let rig = doc.evaluator.rig();
-    egui::ScrollArea::both().id_salt("sequence list").max_height(260.0).show(ui, |ui| {
-        ui.spacing_mut().item_spacing.x = 5.0;
-        egui::Grid::new("source sequence table").num_columns(8).striped(true).show(ui, |ui| {
-            for (heading, meaning) in [
-                ("name", "the sequence's label"),
-                ("frm", "frames of its first animation"),
-                ("fps", "frames per second of its first animation"),
-                ("loop", "whether it loops"),
-                ("grid", "its blend grid"),
-                ("lay", "auto layers"),
-                ("ev", "events"),
-                ("act", "activity"),
-            ] {
-                ui.label(RichText::new(heading).weak()).on_hover_text(meaning);
-            }
-            ui.end_row();
-            for i in 0..rig.num_sequences() {
-                let Some(seq) = rig.sequence(i) else { continue };
-                let s = seq.seq;
-                if !needle.is_empty()
-                    && !s.label.to_lowercase().contains(&needle)
-                    && !s.activity_name.to_lowercase().contains(&needle)
-                {
-                    continue;
-                }
-                let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
-                let shown = super::fit::elide_middle(ui.ctx(), &s.label, &font, SEQUENCE_NAME_WIDTH);
-                let mut name = RichText::new(shown.as_deref().unwrap_or(&s.label));
-                if s.flags & STUDIO_DELTA != 0 {
-                    name = name.italics();
-                }
-                let group =
-                    if seq.group == 0 { String::new() } else { format!(" (include model {})", seq.group) };
-                if ui
-                    .selectable_label(doc.sequence == i, name)
-                    .on_hover_text(format!("#{i} {}{group}: play it", s.label))
-                    .clicked()
-                {
-                    commands.push(Command::SelectSequence(i));
-                }
-                ui.label(first.map_or(String::new(), |a| a.frames.to_string()));
-                ui.label(first.map_or(String::new(), |a| format!("{}", a.fps)));
-                ui.label(if s.flags & STUDIO_LOOPING != 0 { "yes" } else { "" });
-                ui.label(if s.grid[0] * s.grid[1] > 1 {
-                    format!("{}×{}", s.grid[0], s.grid[1])
-                } else {
-                    String::new()
-                });
-                ui.label(if s.layers.is_empty() { String::new() } else { s.layers.len().to_string() });
-                ui.label(if s.events.is_empty() { String::new() } else { s.events.len().to_string() });
-                ui.label(&s.activity_name);
-                ui.end_row();
-            }
+    let matches: Vec<usize> = (0..rig.num_sequences())
+        .filter(|&i| {
+            rig.sequence(i).is_some_and(|seq| {
+                needle.is_empty()
+                    || seq.seq.label.to_lowercase().contains(&needle)
+                    || seq.seq.activity_name.to_lowercase().contains(&needle)
+            })
+        })
+        .collect();
+    let columns = [
+        ("name", "the sequence's label"),
+        ("frm", "frames of its first animation"),
+        ("fps", "frames per second of its first animation"),
+        ("loop", "whether it loops"),
+        ("grid", "its blend grid"),
+        ("lay", "auto layers"),
+        ("ev", "events"),
+        ("act", "activity"),
+    ];
+    super::sequences::sequence_table(ui, "source sequence table", &columns, matches.len(), |ui, row| {
+        let Some((i, seq)) = matches.get(row).and_then(|&i| Some((i, rig.sequence(i)?))) else { return };
+        let s = seq.seq;
+        let first = rig.grid_cell(seq, 0, 0).map(|a| a.animation);
+        let shown = super::fit::elide_middle(ui.ctx(), &s.label, &font, SEQUENCE_NAME_WIDTH);
+        let mut name = RichText::new(shown.as_deref().unwrap_or(&s.label));
+        if s.flags & STUDIO_DELTA != 0 {
+            name = name.italics();
+        }
+        let group = if seq.group == 0 { String::new() } else { format!(" (include model {})", seq.group) };
+        if ui
+            .selectable_label(doc.sequence == i, name)
+            .on_hover_text(format!("#{i} {}{group}: play it", s.label))
+            .clicked()
+        {
+            commands.push(Command::SelectSequence(i));
+        }
+        ui.label(first.map_or(String::new(), |a| a.frames.to_string()));
+        ui.label(first.map_or(String::new(), |a| format!("{}", a.fps)));
+        ui.label(if s.flags & STUDIO_LOOPING != 0 { "yes" } else { "" });
+        ui.label(if s.grid[0] * s.grid[1] > 1 {
+            format!("{}×{}", s.grid[0], s.grid[1])
+        } else {
+            String::new()
         });
+        ui.label(if s.layers.is_empty() { String::new() } else { s.layers.len().to_string() });
+        ui.label(if s.events.is_empty() { String::new() } else { s.events.len().to_string() });
+        ui.label(&s.activity_name);
     });
 }
 
