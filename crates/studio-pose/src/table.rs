@@ -15,8 +15,8 @@
 //! at a time; bones that controllers move in groups of their own, which turn and move the
 //! sampled result ([`crate::turn`]). A bone whose turn cannot follow the slerp (a y turn, or keys
 //! near the edge of Valve's flip) is single: it keeps one [`Key`] per keyframe and is sampled as
-//! Valve does it. Groups of bones that never change in any blend come last and are sampled once,
-//! when the table is built.
+//! Valve does it. Groups of bones that never change and are the same in every blend come last
+//! and are sampled once, when the table is built.
 
 use studio_model::{Bone, Model, Sequence};
 
@@ -396,16 +396,16 @@ pub fn build(model: &Model, sequence: &Sequence) -> Option<SequenceTable> {
     // controller moves are grouped apart, so that the others' groups skip the controllers, and
     // the other bones that never change come last, in groups that are sampled once, here.
     // Per bone, once: (never changes and no controller, a controller moves it, kind), kind 2 for
-    // a bone that never changes, 1 for one every blend shares, 0 for the others.
+    // a bone that never changes, 1 for one every blend shares, 0 for the others. Both compare
+    // what each blend yields: a bone held still in every blend, but at another value in one
+    // (positions in blend 0, none in blend 1), changes with the blend and is of kind 0.
     let order: Vec<(bool, bool, u8)> = (0..bones)
         .map(|b| {
-            let mut blend_columns = (0..blends).map(|blend| &columns[blend * bones + b]);
-            let kind = if blend_columns.clone().all(|c| c.len() == 1) {
-                2
-            } else if blend_columns.all(|c| *c == columns[b]) {
-                1
-            } else {
-                0
+            let shared = (0..blends).all(|blend| columns[blend * bones + b] == columns[b]);
+            let kind = match (shared, columns[b].len() == 1) {
+                (true, true) => 2,
+                (true, false) => 1,
+                (false, _) => 0,
             };
             let controlled = is_controlled(&model.bones[b]);
             (!controlled && kind == 2, controlled, kind)

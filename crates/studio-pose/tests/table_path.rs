@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use studio_model::Model;
 use studio_model::motion::{STUDIO_X, STUDIO_Y, STUDIO_Z};
+use studio_model::{Animation, BoneAnimation, Channel, Model, SequenceGroup};
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
 
 fn demo() -> Model {
@@ -94,5 +94,94 @@ fn motion_extraction_holds_the_motion_bone_wherever_the_table_samples_it() {
                 assert_eq!(pose.bones[0].translation, glam::Vec3A::ZERO, "sequence {sequence}");
             }
         }
+    }
+}
+
+/// The demo model with one rule of Valve's that its own sequences do not exercise: `aim`, its
+/// one two-blend sequence, cut to `frames` frames, and, when `moved`, each bone that `aim`
+/// leaves at its default in both blends (no channels) moved along x in blend 0 by a channel
+/// that holds one value, 0.5 units more for each such bone (0.5, 1, 1.5…), while it keeps its
+/// default in blend 1. Written by the writer and read back, so it is a model file like any
+/// other. Returns the model, `aim` and the bones moved with their offsets.
+fn demo_with_aim(frames: u32, moved: bool) -> (Model, usize, Vec<(usize, f32)>) {
+    let mut model = demo();
+    let aim = model.sequences.iter().position(|s| s.label == "aim").expect("the demo has aim");
+    let seq = &model.sequences[aim];
+    assert!(frames <= seq.num_frames, "the runs cover the frames");
+    let animation = seq.animation.clone().expect("aim is animated");
+    assert_eq!(animation.num_blends(), 2);
+    let (blend0, blend1) = (animation.blend(0).unwrap(), animation.blend(1).unwrap());
+    let mut data = model.animation_data(seq).to_vec();
+    let mut bones: Vec<BoneAnimation> = blend0.iter().chain(blend1).copied().collect();
+    let mut offsets = Vec::new();
+    for b in (0..model.bones.len()).filter(|_| moved) {
+        if blend0[b] != BoneAnimation::default() || blend1[b] != BoneAnimation::default() {
+            continue;
+        }
+        let raw = 50 * i16::try_from(offsets.len() + 1).unwrap();
+        let offset = u32::try_from(data.len()).unwrap();
+        data.extend(studio_model::encode_channel(&vec![raw; frames as usize]).unwrap());
+        bones[b].channels[0] = Some(Channel { offset });
+        offsets.push((b, f32::from(raw) * model.bones[b].scale[0]));
+    }
+    assert!(!moved || offsets.len() >= 8, "aim leaves {} bones alone", offsets.len());
+    let group = seq.group;
+    let old = &model.sequence_groups[group];
+    model.sequence_groups[group] = SequenceGroup::with_data(&old.label.clone(), &old.name.clone(), data);
+    model.sequences[aim].num_frames = frames;
+    model.sequences[aim].animation = Some(Animation::new(model.bones.len(), bones));
+    let written = studio_model::write(&model).expect("the writer writes it");
+    assert!(written.groups.is_empty() && written.textures.is_none());
+    (Model::parse(&written.main).expect("it reads back"), aim, offsets)
+}
+
+#[test]
+fn bones_held_still_in_both_blends_at_other_values_follow_the_blend() {
+    // One frame, where every key of a bone that holds still is alike (and an earlier table
+    // builder took such a bone for one that never changes, sampled once from blend 0), and the
+    // eleven of aim.
+    for frames in [1, 11] {
+        let (model, aim, moved) = demo_with_aim(frames, true);
+        let model = Arc::new(model);
+        let original = Arc::new(demo_with_aim(frames, false).0);
+        let mut evaluator = PoseEvaluator::new(model.clone());
+        let mut before = PoseEvaluator::new(original.clone());
+        let (mut pose, mut runs, mut expected) = (Pose::new(&model), Pose::new(&model), Pose::new(&original));
+        // A bone's local x: its offset from its parent, in the parent's frame.
+        let local_x = |pose: &Pose, b: usize| match model.bones[b].parent {
+            Some(parent) => (pose.bones[parent].inverse() * pose.bones[b]).translation.x,
+            None => pose.bones[b].translation.x,
+        };
+        for frame in [0.0, 0.5 * (frames - 1) as f32 + 0.25, frames as f32 - 1.0] {
+            for blending in [0u8, 128, 255] {
+                let request =
+                    PoseRequest { sequence: aim, frame, blend: [blending, 0], ..PoseRequest::default() };
+                evaluator.evaluate(&request, &mut pose).unwrap();
+                evaluator.evaluate_from_runs(&request, &mut runs).unwrap();
+                before.evaluate(&request, &mut expected).unwrap();
+                assert!(evaluator.is_tabled(aim));
+                // Each moved bone's x goes from default + offset (blend 0) to its default
+                // (blend 1), as Valve's mix pos1 (1 − s) + pos2 s gives it, s = blending / 255.
+                let s = f32::from(blending) / 255.0;
+                for &(b, offset) in &moved {
+                    let default = model.bones[b].value[0];
+                    let want = (default + offset) * (1.0 - s) + default * s;
+                    for (path, p) in [("table", &pose), ("runs", &runs)] {
+                        let x = local_x(p, b);
+                        assert!(
+                            (x - want).abs() < 1e-4,
+                            "{frames} frames, {path}, bone {b} ({}), frame {frame}, blending {blending}: \
+                             x {x}, want {want}",
+                            model.bones[b].name
+                        );
+                    }
+                }
+                if blending == 255 {
+                    // All of blend 1, which is the original's: the same pose, bit for bit.
+                    assert_eq!(pose.bones, expected.bones, "{frames} frames, frame {frame}");
+                }
+            }
+        }
+        assert!(table_and_runs_agree(model) > 50);
     }
 }
