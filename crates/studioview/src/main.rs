@@ -1,4 +1,4 @@
-//! `studioview`: a viewer and command line for Half-Life studio models.
+//! `studioview`: a viewer and command line for Valve studio models, Half-Life and Source.
 
 #![forbid(unsafe_code)]
 
@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// A fast, robust viewer for Half-Life studio models (.mdl version 10).
+/// A fast, robust viewer for Valve studio models: Half-Life (.mdl version 10) and Source
+/// (versions 44–49, with their .vvd, .vtx, .ani and include models).
 #[derive(Parser)]
 #[command(name = "studioview", version, about)]
 #[command(args_conflicts_with_subcommands = true)]

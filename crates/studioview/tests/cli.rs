@@ -97,6 +97,17 @@ fn check_tells_companions_from_models_by_content() {
 }
 
 #[test]
+fn help_names_both_formats() {
+    let out = studioview(&["--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    assert!(
+        help.starts_with("Viewer and command line for Valve studio models, Half-Life and Source"),
+        "{help}"
+    );
+}
+
+#[test]
 fn check_of_a_missing_path_fails() {
     let out = studioview(&["check", "/nonexistent/model.mdl"]);
     assert_eq!(out.status.code(), Some(1));
