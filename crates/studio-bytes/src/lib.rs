@@ -29,8 +29,8 @@ pub enum Fault {
     Truncated {
         /// Bytes needed from the offset.
         needed: u64,
-        /// Bytes left in the file from the offset (0 when it is past the end).
-        available: u64,
+        /// Where the file ends: its length.
+        end: u64,
     },
     /// A table of `count` records of `size` bytes at `offset` does not fit in `len` bytes.
     TableOutside {
@@ -58,6 +58,11 @@ pub enum Fault {
     },
     /// A string runs to the end of the file without its terminating NUL.
     Unterminated,
+}
+
+/// "byte" or "bytes", for a message that counts `n` of them.
+pub fn bytes_word(n: u64) -> &'static str {
+    if n == 1 { "byte" } else { "bytes" }
 }
 
 /// A [`Fault`] and the byte offset it was found at.
@@ -118,7 +123,7 @@ impl<'a> Reader<'a> {
     /// `len` bytes at `offset`, charged to the budget.
     pub fn slice(&self, offset: u64, len: u64) -> Result<&'a [u8]> {
         let available = self.len().saturating_sub(offset);
-        let truncated = ReadError { offset, fault: Fault::Truncated { needed: len, available } };
+        let truncated = ReadError { offset, fault: Fault::Truncated { needed: len, end: self.len() } };
         if len > available {
             return Err(truncated);
         }
@@ -197,13 +202,13 @@ impl<'a> Reader<'a> {
     pub fn string(&self, offset: u64, limit: u64) -> Result<String> {
         let available = self.len().saturating_sub(offset);
         if available == 0 {
-            return Err(ReadError { offset, fault: Fault::Truncated { needed: 1, available } });
+            return Err(ReadError { offset, fault: Fault::Truncated { needed: 1, end: self.len() } });
         }
         let window = available.min(limit);
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
         let end = usize::try_from(window).ok().and_then(|w| start.checked_add(w)).unwrap_or(usize::MAX);
         let Some(candidate) = self.bytes.get(start..end) else {
-            return Err(ReadError { offset, fault: Fault::Truncated { needed: window, available } });
+            return Err(ReadError { offset, fault: Fault::Truncated { needed: window, end: self.len() } });
         };
         let length = match candidate.iter().position(|&b| b == 0) {
             Some(nul) => nul as u64 + 1,
@@ -299,7 +304,7 @@ mod tests {
         assert_eq!(reader.slice(2, 3).unwrap(), &[3, 4, 5]);
         assert_eq!(
             reader.slice(6, 4).unwrap_err(),
-            ReadError { offset: 6, fault: Fault::Truncated { needed: 4, available: 2 } }
+            ReadError { offset: 6, fault: Fault::Truncated { needed: 4, end: 8 } }
         );
         assert_eq!(reader.slice(u64::MAX, 1).unwrap_err().offset, u64::MAX);
         assert_eq!(reader.read::<u32>(4).unwrap(), u32::from_le_bytes([5, 6, 7, 8]));

@@ -119,12 +119,12 @@ impl fmt::Display for Place {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Problem {
     /// The bytes needed run past the end of the file.
-    #[error("{needed} bytes needed here, but the file ends after {available}")]
+    #[error("{needed} {} needed here, but the file ends at byte {end}", studio_bytes::bytes_word(*.needed))]
     Truncated {
         /// Bytes the record or table needs from its offset.
         needed: u64,
-        /// Bytes left in the file from that offset (0 when the offset is past the end).
-        available: u64,
+        /// Where the file ends: its length.
+        end: u64,
     },
     /// The file does not start with the expected identifier.
     #[error("expected identifier {expected:?}, found {found:?}")]

@@ -17,7 +17,7 @@ pub(crate) struct FileData<'a> {
 /// This format's problem for a shared reader's fault.
 fn problem(fault: Fault) -> Problem {
     match fault {
-        Fault::Truncated { needed, available } => Problem::Truncated { needed, available },
+        Fault::Truncated { needed, end } => Problem::Truncated { needed, end },
         Fault::TableOutside { count, size, offset, len } => {
             Problem::TableOutside { count, size, offset, len }
         }

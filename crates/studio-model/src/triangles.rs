@@ -143,6 +143,6 @@ mod tests {
         let bytes = commands(&[i16::MIN, 0, 0, 0, 0]);
         let file = FileData::new(&bytes, FileRole::Main);
         let error = read_triangle_commands(&file, 0, 0, 10, 10).unwrap_err();
-        assert_eq!(error.problem, Problem::Truncated { needed: 32768 * 8, available: 8 });
+        assert_eq!(error.problem, Problem::Truncated { needed: 32768 * 8, end: 10 });
     }
 }

@@ -63,8 +63,8 @@ fn short_header_error_names_the_place() {
     let rle = sets.iter().find(|s| s.name == "rle").unwrap();
     let error = studio_model::Model::parse(&rle.main[..100]).unwrap_err();
     assert_eq!((error.place.record, error.place.offset), (Record::Header, 0));
-    assert_eq!(error.problem, Problem::Truncated { needed: 244, available: 100 });
-    assert_eq!(error.to_string(), "header at byte 0: 244 bytes needed here, but the file ends after 100");
+    assert_eq!(error.problem, Problem::Truncated { needed: 244, end: 100 });
+    assert_eq!(error.to_string(), "header at byte 0: 244 bytes needed here, but the file ends at byte 100");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use studio_bytes::Table;
 
 use crate::anim_data::{Chain, read_chain, section_frames};
 use crate::bone::{BONE_HAS_SAVEFRAME_POS, BONE_HAS_SAVEFRAME_ROT, Bone};
-use crate::error::{Problem, Record, Result, Warning, WarningKind};
+use crate::error::{Problem, Record, Result, Warning, usable_or_warn};
 use crate::ik_rule::{self, IkRule, LocalHierarchy};
 use crate::raw::{RawAnimDesc, RawHeader, RawMovement, RawSection};
 use crate::reader::FileData;
@@ -290,7 +290,9 @@ pub(crate) fn read_chains(
 
 /// Checks an animation's zero-frame data (source-animdata.md, "Zero-frame data"): per bone with
 /// `BONE_HAS_SAVEFRAME_POS`, `count` `Vector48`s, and with `_ROT`, `count` `Quaternion64`s, all
-/// inside the file, with a positive span and count.
+/// inside the file, with at least one frame, and a positive span where there are two or more.
+/// A single stored frame is applied whatever the span says: the engine's `CalcZeroframeData`
+/// reads `zeroframespan` only to find a frame among two or more.
 fn check_zero_frames(
     file: &FileData<'_>,
     index: usize,
@@ -299,14 +301,25 @@ fn check_zero_frames(
     bones: &[Bone],
 ) -> Result<ZeroFrames> {
     let record = Record::ZeroFrames;
-    if zero.span <= 0 || zero.count <= 0 {
-        let (field, value) =
-            if zero.span <= 0 { ("zeroframespan", zero.span) } else { ("zeroframecount", zero.count) };
-        return Err(file.error(
-            record,
-            Some(index),
-            at + 88,
-            Problem::Negative { field, value: i64::from(value) },
+    // Where zeroframespan and zeroframecount are in mstudioanimdesc_t.
+    let (span_at, count_at) = (at + 88, at + 90);
+    let out_of_range = |offset, field, value: i16, needs| {
+        file.error(record, Some(index), offset, Problem::OutOfRange { field, value: i64::from(value), needs })
+    };
+    if zero.count <= 0 {
+        return Err(out_of_range(
+            count_at,
+            "zeroframecount",
+            zero.count,
+            "zero-frame data holds one frame or more",
+        ));
+    }
+    if zero.count >= 2 && zero.span <= 0 {
+        return Err(out_of_range(
+            span_at,
+            "zeroframespan",
+            zero.span,
+            "two or more zero frames need a span of at least 1",
         ));
     }
     let per_frame: u64 = bones
@@ -336,9 +349,9 @@ pub(crate) fn read_ik_data(
     warnings: &mut Vec<Warning>,
 ) {
     if rule_index != 0 {
-        let rules = base
-            .clone()
-            .and_then(|base| ik_rule::rules(file, index, base, animation.num_ik_rules, rule_index, counts));
+        let rules = base.clone().and_then(|base| {
+            ik_rule::rules(file, index, base, animation.num_ik_rules, rule_index, counts, warnings)
+        });
         animation.ik_rules =
             usable_or_warn(rules, "its IK rules are unavailable", warnings).unwrap_or_default();
     }
@@ -355,20 +368,4 @@ pub(crate) fn read_ik_data(
 /// A chain, or a warning that it is unavailable.
 pub(crate) fn usable(chain: Result<Chain>, warnings: &mut Vec<Warning>) -> Option<Chain> {
     usable_or_warn(chain, "that part of the animation is unavailable", warnings)
-}
-
-/// A value read, or a warning that what depends on it is unavailable.
-pub(crate) fn usable_or_warn<T>(
-    result: Result<T>,
-    consequence: &'static str,
-    warnings: &mut Vec<Warning>,
-) -> Option<T> {
-    result
-        .map_err(|error| {
-            warnings.push(Warning {
-                place: error.place,
-                kind: WarningKind::Unusable { problem: error.problem, consequence },
-            })
-        })
-        .ok()
 }

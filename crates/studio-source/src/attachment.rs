@@ -2,7 +2,7 @@
 
 use studio_bytes::Table;
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawAttachment, RawHeader};
 use crate::reader::{FileData, reference};
 
@@ -35,12 +35,18 @@ pub(crate) fn table<'a>(file: &FileData<'a>, raw: &RawHeader) -> Result<Table<'a
     )
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<Attachment>> {
+/// The attachments; a name that cannot be read is a warning and reads as empty.
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    num_bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Attachment>> {
     let table = table(file, raw)?;
     let mut out = Vec::with_capacity(table.len());
     for (i, at, a) in table.iter() {
         out.push(Attachment {
-            name: file.name(Record::Attachment, Some(i), at, "sznameindex", a.sznameindex)?,
+            name: file.optional_name(Record::Attachment, Some(i), at, "sznameindex", a.sznameindex, warnings),
             flags: a.flags,
             bone: reference(
                 file,

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawBodyPart, RawHeader, RawMesh, RawModel};
 use crate::reader::FileData;
 
@@ -61,7 +61,12 @@ pub struct Mesh {
     pub lod_vertices: [i32; 8],
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BodyPart>> {
+/// The body parts; a part's name that cannot be read is a warning and reads as empty.
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<BodyPart>> {
     let parts = file.table::<RawBodyPart>(
         Record::BodyPart,
         None,
@@ -117,7 +122,14 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<BodyPart
             });
         }
         out.push(BodyPart {
-            name: file.name(Record::BodyPart, Some(p), part_at, "sznameindex", part.sznameindex)?,
+            name: file.optional_name(
+                Record::BodyPart,
+                Some(p),
+                part_at,
+                "sznameindex",
+                part.sznameindex,
+                warnings,
+            ),
             base: part.base,
             models: body_models,
         });

@@ -194,7 +194,14 @@ pub(crate) fn parse(
             alignment: quat(b.q_alignment),
             flags: b.flags,
             procedural,
-            surface_prop: file.name(Record::Bone, Some(i), at, "surfacepropidx", b.surfacepropidx)?,
+            surface_prop: file.optional_name(
+                Record::Bone,
+                Some(i),
+                at,
+                "surfacepropidx",
+                b.surfacepropidx,
+                warnings,
+            ),
             contents: b.contents,
         });
     }

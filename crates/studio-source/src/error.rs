@@ -167,12 +167,12 @@ impl fmt::Display for Place {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Problem {
     /// The bytes needed run past the end of the file.
-    #[error("{needed} bytes needed here, but the file ends after {available}")]
+    #[error("{needed} {} needed here, but the file ends at byte {end}", studio_bytes::bytes_word(*.needed))]
     Truncated {
         /// Bytes needed from the offset.
         needed: u64,
-        /// Bytes left from the offset.
-        available: u64,
+        /// Where the file ends: its length.
+        end: u64,
     },
     /// A table does not fit in the file.
     #[error(
@@ -195,6 +195,16 @@ pub enum Problem {
         field: &'static str,
         /// The value (for a relative offset, where it leads).
         value: i64,
+    },
+    /// A field holds a value the data it describes cannot have.
+    #[error("{field} is {value}, but {needs}")]
+    OutOfRange {
+        /// The field's name in studio.h.
+        field: &'static str,
+        /// Its value.
+        value: i64,
+        /// What the data needs of it.
+        needs: &'static str,
     },
     /// The file's tables point at the same bytes over and over.
     #[error("the file's records are read more than {0} bytes' worth; its tables overlap themselves")]
@@ -267,7 +277,7 @@ pub enum Problem {
 impl From<Fault> for Problem {
     fn from(fault: Fault) -> Self {
         match fault {
-            Fault::Truncated { needed, available } => Problem::Truncated { needed, available },
+            Fault::Truncated { needed, end } => Problem::Truncated { needed, end },
             Fault::TableOutside { count, size, offset, len } => {
                 Problem::TableOutside { count, size, offset, len }
             }
@@ -311,6 +321,22 @@ impl fmt::Display for Warning {
 }
 
 impl std::error::Error for Warning {}
+
+/// A value read, or a warning that what depends on it is unavailable.
+pub(crate) fn usable_or_warn<T>(
+    result: Result<T>,
+    consequence: &'static str,
+    warnings: &mut Vec<Warning>,
+) -> Option<T> {
+    result
+        .map_err(|error| {
+            warnings.push(Warning {
+                place: error.place,
+                kind: WarningKind::Unusable { problem: error.problem, consequence },
+            })
+        })
+        .ok()
+}
 
 /// The kinds of [`Warning`].
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

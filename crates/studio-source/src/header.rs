@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use crate::error::{Problem, Record, Result};
+use crate::error::{Problem, Record, Result, Warning};
 use crate::raw::{RawHeader, RawHeader2};
 use crate::reader::FileData;
 
@@ -71,8 +71,13 @@ pub struct Header {
     pub flex_counts: [i32; 4],
 }
 
-/// Reads and checks `studiohdr_t` (and `studiohdr2_t` when present).
-pub(crate) fn parse(file: &FileData<'_>) -> Result<(RawHeader, Option<RawHeader2>, Header)> {
+/// Reads and checks `studiohdr_t` (and `studiohdr2_t` when present). A long name, surface
+/// property or `.ani` name that cannot be read is a warning and reads as empty (no long name, no
+/// `.ani`).
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Result<(RawHeader, Option<RawHeader2>, Header)> {
     let raw: RawHeader = file.read(Record::Header, None, 0)?;
     if &raw.id != b"IDST" {
         let found = raw.id.iter().map(|&b| char::from(b)).collect();
@@ -91,7 +96,7 @@ pub(crate) fn parse(file: &FileData<'_>) -> Result<(RawHeader, Option<RawHeader2
     let long_name = match raw2 {
         Some(h2) if h2.sznameindex != 0 => {
             let base = file.at(Record::Header2, None, 0, "studiohdr2index", raw.studiohdr2index)?;
-            file.name(Record::Header2, None, base, "sznameindex", h2.sznameindex)?
+            file.optional_name(Record::Header2, None, base, "sznameindex", h2.sznameindex, warnings)
         }
         _ => String::new(),
     };
@@ -114,11 +119,23 @@ pub(crate) fn parse(file: &FileData<'_>) -> Result<(RawHeader, Option<RawHeader2
         hull: (v(raw.hull_min), v(raw.hull_max)),
         view_box: (v(raw.view_bbmin), v(raw.view_bbmax)),
         flags: raw.flags,
-        surface_prop: file.name_at(Record::Header, None, raw.surfacepropindex, "surfacepropindex")?,
+        surface_prop: file.optional_name_at(
+            Record::Header,
+            None,
+            raw.surfacepropindex,
+            "surfacepropindex",
+            warnings,
+        ),
         key_values,
         mass: raw.mass,
         contents: raw.contents,
-        ani_name: file.name_at(Record::Header, None, raw.szanimblocknameindex, "szanimblocknameindex")?,
+        ani_name: file.optional_name_at(
+            Record::Header,
+            None,
+            raw.szanimblocknameindex,
+            "szanimblocknameindex",
+            warnings,
+        ),
         has_header2: raw2.is_some(),
         flex_counts: [raw.numflexdesc, raw.numflexcontrollers, raw.numflexrules, raw.nummouths],
     };

@@ -3,7 +3,7 @@
 use glam::Vec3;
 use studio_bytes::Table;
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawHeader, RawHitbox, RawHitboxSet};
 use crate::reader::{FileData, required};
 
@@ -62,7 +62,13 @@ pub(crate) fn boxes<'a>(
     )
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<HitboxSet>> {
+/// The hit box sets; a name that cannot be read is a warning and reads as empty.
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    num_bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<HitboxSet>> {
     let sets = sets(file, raw)?;
     let mut out = Vec::with_capacity(sets.len());
     for (s, set_at, set) in sets.iter() {
@@ -76,11 +82,25 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> R
                 group: b.group,
                 bbmin: Vec3::from_array(b.bbmin),
                 bbmax: Vec3::from_array(b.bbmax),
-                name: file.name(Record::Hitbox, Some(i), at, "szhitboxnameindex", b.szhitboxnameindex)?,
+                name: file.optional_name(
+                    Record::Hitbox,
+                    Some(i),
+                    at,
+                    "szhitboxnameindex",
+                    b.szhitboxnameindex,
+                    warnings,
+                ),
             });
         }
         out.push(HitboxSet {
-            name: file.name(Record::HitboxSet, Some(s), set_at, "sznameindex", set.sznameindex)?,
+            name: file.optional_name(
+                Record::HitboxSet,
+                Some(s),
+                set_at,
+                "sznameindex",
+                set.sznameindex,
+                warnings,
+            ),
             hitboxes,
         });
     }

@@ -3,7 +3,7 @@
 use glam::Vec3;
 use studio_bytes::Table;
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawHeader, RawIkChain, RawIkLink, RawIkLock};
 use crate::reader::{FileData, required};
 
@@ -40,7 +40,13 @@ pub struct IkLock {
     pub flags: i32,
 }
 
-pub(crate) fn parse_chains(file: &FileData<'_>, raw: &RawHeader, num_bones: usize) -> Result<Vec<IkChain>> {
+/// The IK chains; a name that cannot be read is a warning and reads as empty.
+pub(crate) fn parse_chains(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    num_bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<IkChain>> {
     let table = file.table::<RawIkChain>(
         Record::IkChain,
         None,
@@ -68,7 +74,7 @@ pub(crate) fn parse_chains(file: &FileData<'_>, raw: &RawHeader, num_bones: usiz
             chain_links.push(IkLink { bone, knee_direction: Vec3::from_array(link.knee_dir) });
         }
         out.push(IkChain {
-            name: file.name(Record::IkChain, Some(i), at, "sznameindex", c.sznameindex)?,
+            name: file.optional_name(Record::IkChain, Some(i), at, "sznameindex", c.sznameindex, warnings),
             link_type: c.linktype,
             links: chain_links,
         });

@@ -4,7 +4,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawCompressedIkError, RawIkRule, RawLocalHierarchy};
 use crate::reader::{FileData, reference};
 
@@ -79,6 +79,7 @@ pub(crate) fn rules(
     count: i32,
     relative: i32,
     counts: &Counts,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<IkRule>> {
     let table = file.table::<RawIkRule>(
         Record::IkRule,
@@ -103,7 +104,14 @@ pub(crate) fn rules(
             rotation: Quat::from_array(r.q),
             ramp: [r.start, r.peak, r.tail, r.end],
             contact_drop_top: [r.contact, r.drop, r.top],
-            attachment: file.name(Record::IkRule, Some(i), at, "szattachmentindex", r.szattachmentindex)?,
+            attachment: file.optional_name(
+                Record::IkRule,
+                Some(i),
+                at,
+                "szattachmentindex",
+                r.szattachmentindex,
+                warnings,
+            ),
             compressed_error_index: r.compressedikerrorindex,
         });
     }

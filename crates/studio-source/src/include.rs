@@ -1,7 +1,7 @@
 //! Include models and animation blocks: the other files a model draws on (source-animation.md,
 //! "Pose parameters, transitions and included models"; source-header.md, ".ani files").
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawAnimBlock, RawHeader, RawModelGroup};
 use crate::reader::FileData;
 
@@ -23,7 +23,13 @@ pub struct AnimBlock {
     pub end: i32,
 }
 
-pub(crate) fn parse_includes(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<IncludeModel>> {
+/// The include models; a label that cannot be read is a warning and reads as empty (the file
+/// name, without which the include cannot be found, must be read).
+pub(crate) fn parse_includes(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<IncludeModel>> {
     let table = file.table::<RawModelGroup>(
         Record::IncludeModel,
         None,
@@ -36,7 +42,14 @@ pub(crate) fn parse_includes(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec
     let mut out = Vec::with_capacity(table.len());
     for (i, at, g) in table.iter() {
         out.push(IncludeModel {
-            label: file.name(Record::IncludeModel, Some(i), at, "szlabelindex", g.szlabelindex)?,
+            label: file.optional_name(
+                Record::IncludeModel,
+                Some(i),
+                at,
+                "szlabelindex",
+                g.szlabelindex,
+                warnings,
+            ),
             file: file.name(Record::IncludeModel, Some(i), at, "sznameindex", g.sznameindex)?,
         });
     }

@@ -1,7 +1,7 @@
 //! Textures (material names), material directories and the skin table (source-header.md,
 //! "Textures", "Where the tables live").
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::{RawHeader, RawTexture};
 use crate::reader::{FileData, required};
 
@@ -23,7 +23,13 @@ pub struct Skins {
     pub families: Vec<Vec<usize>>,
 }
 
-pub(crate) fn parse_textures(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<Texture>> {
+/// The material slots; a name that cannot be read is a warning and reads as empty (a material
+/// that is not found, drawn as such).
+pub(crate) fn parse_textures(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Texture>> {
     let table = file.table::<RawTexture>(
         Record::Texture,
         None,
@@ -36,15 +42,20 @@ pub(crate) fn parse_textures(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec
     let mut out = Vec::with_capacity(table.len());
     for (i, at, t) in table.iter() {
         out.push(Texture {
-            name: file.name(Record::Texture, Some(i), at, "sznameindex", t.sznameindex)?,
+            name: file.optional_name(Record::Texture, Some(i), at, "sznameindex", t.sznameindex, warnings),
             flags: t.flags,
         });
     }
     Ok(out)
 }
 
-/// The material directories (`$cdmaterials`), in search order.
-pub(crate) fn parse_directories(file: &FileData<'_>, raw: &RawHeader) -> Result<Vec<String>> {
+/// The material directories (`$cdmaterials`), in search order; one whose name cannot be read is
+/// a warning and reads as empty (the top of `materials/`).
+pub(crate) fn parse_directories(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<String>> {
     let table = file.table::<i32>(
         Record::TextureDirectory,
         None,
@@ -56,7 +67,13 @@ pub(crate) fn parse_directories(file: &FileData<'_>, raw: &RawHeader) -> Result<
     )?;
     let mut out = Vec::with_capacity(table.len());
     for (i, _, offset) in table.iter() {
-        out.push(file.name_at(Record::TextureDirectory, Some(i), offset, "cdtextureindex")?);
+        out.push(file.optional_name_at(
+            Record::TextureDirectory,
+            Some(i),
+            offset,
+            "cdtextureindex",
+            warnings,
+        ));
     }
     Ok(out)
 }

@@ -100,7 +100,7 @@ pub fn parse_mdl(bytes: &[u8]) -> Result<SourceModel> {
 pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
     let file = FileData::new(bytes, role);
     let mut warnings = Vec::new();
-    let (raw, _raw2, header) = header::parse(&file)?;
+    let (raw, _raw2, header) = header::parse(&file, &mut warnings)?;
     if i64::from(header.length) != file.len() as i64 {
         warnings.push(Warning {
             place: file.place(Record::Header, None, 76),
@@ -121,10 +121,10 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
             )?;
         }
     }
-    let hitbox_sets = hitbox::parse(&file, &raw, bones.len())?;
-    let attachments = attachment::parse(&file, &raw, bones.len())?;
+    let hitbox_sets = hitbox::parse(&file, &raw, bones.len(), &mut warnings)?;
+    let attachments = attachment::parse(&file, &raw, bones.len(), &mut warnings)?;
     let pose_parameters = pose_parameter::parse(&file, &raw)?;
-    let ik_chains = ik::parse_chains(&file, &raw, bones.len())?;
+    let ik_chains = ik::parse_chains(&file, &raw, bones.len(), &mut warnings)?;
     let lock_table = file.table::<RawIkLock>(
         Record::IkLock,
         None,
@@ -142,14 +142,14 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         pose_parameters: pose_parameters.len(),
         ik_chains: ik_chains.len(),
     };
-    let sequences = sequence::parse(&file, &raw, &counts)?;
-    let textures = material::parse_textures(&file, &raw)?;
-    let material_paths = material::parse_directories(&file, &raw)?;
+    let sequences = sequence::parse(&file, &raw, &counts, &mut warnings)?;
+    let textures = material::parse_textures(&file, &raw, &mut warnings)?;
+    let material_paths = material::parse_directories(&file, &raw, &mut warnings)?;
     let skins = material::parse_skins(&file, &raw, textures.len())?;
-    let body_parts = body_part::parse(&file, &raw)?;
-    let include_models = include::parse_includes(&file, &raw)?;
+    let body_parts = body_part::parse(&file, &raw, &mut warnings)?;
+    let include_models = include::parse_includes(&file, &raw, &mut warnings)?;
     let anim_blocks = include::parse_blocks(&file, &raw)?;
-    let transitions = crate::transition::parse(&file, &raw)?;
+    let transitions = crate::transition::parse(&file, &raw, &mut warnings)?;
     Ok(SourceModel {
         header,
         bones,

@@ -7,7 +7,7 @@
 use bytemuck::Pod;
 use studio_bytes::{ReadError, Reader, Table};
 
-use crate::error::{Error, FileRole, Place, Problem, Record, Result};
+use crate::error::{Error, FileRole, Place, Problem, Record, Result, Warning, usable_or_warn};
 
 /// The longest name read: real material paths and key-value names are far shorter.
 const NAME_LIMIT: u64 = 4096;
@@ -142,15 +142,34 @@ impl<'a> FileData<'a> {
         self.reader.string(offset, NAME_LIMIT).map_err(self.placed(record, index))
     }
 
-    /// The name at an absolute offset (texture directories, node names); 0 means none.
-    pub(crate) fn name_at(
+    /// A name the model is usable without (a hit box's, an attachment's, an event's, an
+    /// activity's…): as [`Self::name`], but one that cannot be read is a warning naming the
+    /// record and the offset, and reads as empty. The engine reads such names only on demand, so
+    /// a model whose name points outside its file still loads and plays.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn optional_name(
+        &self,
+        record: Record,
+        index: Option<usize>,
+        base: u64,
+        field: &'static str,
+        relative: i32,
+        warnings: &mut Vec<Warning>,
+    ) -> String {
+        let name = self.name(record, index, base, field, relative);
+        usable_or_warn(name, "the name is read as empty", warnings).unwrap_or_default()
+    }
+
+    /// [`Self::optional_name`] at an absolute offset.
+    pub(crate) fn optional_name_at(
         &self,
         record: Record,
         index: Option<usize>,
         offset: i32,
         field: &'static str,
-    ) -> Result<String> {
-        self.name(record, index, 0, field, offset)
+        warnings: &mut Vec<Warning>,
+    ) -> String {
+        self.optional_name(record, index, 0, field, offset, warnings)
     }
 }
 

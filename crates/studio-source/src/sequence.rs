@@ -5,7 +5,7 @@
 use glam::Vec3;
 use studio_bytes::Table;
 
-use crate::error::{Problem, Record, Result};
+use crate::error::{Problem, Record, Result, Warning};
 use crate::ik::{IkLock, locks};
 use crate::raw::{RawAutoLayer, RawEvent, RawHeader, RawIkLock, RawSeqDesc};
 use crate::reader::{FileData, reference};
@@ -129,16 +129,29 @@ pub(crate) fn events<'a>(
     file.table(Record::Event, Some(i), at, "numevents", s.numevents, "eventindex", s.eventindex)
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, counts: &Counts) -> Result<Vec<Sequence>> {
+/// The sequences; an event's, activity's or activity modifier's name that cannot be read is a
+/// warning and reads as empty (the label, which include models are matched by, must be read).
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    counts: &Counts,
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Sequence>> {
     let table = table(file, raw)?;
     let mut out = Vec::with_capacity(table.len());
     for (i, at, s) in table.iter() {
-        out.push(sequence(file, i, at, &s, counts)?);
+        out.push(sequence(file, (i, at), &s, counts, warnings)?);
     }
     Ok(out)
 }
 
-fn sequence(file: &FileData<'_>, i: usize, at: u64, s: &RawSeqDesc, counts: &Counts) -> Result<Sequence> {
+fn sequence(
+    file: &FileData<'_>,
+    (i, at): (usize, u64),
+    s: &RawSeqDesc,
+    counts: &Counts,
+    warnings: &mut Vec<Warning>,
+) -> Result<Sequence> {
     let index = Some(i);
     let negative = |field, value: i32| {
         file.error(Record::Sequence, index, at, Problem::Negative { field, value: i64::from(value) })
@@ -202,13 +215,21 @@ fn sequence(file: &FileData<'_>, i: usize, at: u64, s: &RawSeqDesc, counts: &Cou
     };
     let events = events(file, i, at, s)?;
     let mut event_list = Vec::with_capacity(events.len());
-    for (e, event_at, event) in events.iter() {
+    for (_, event_at, event) in events.iter() {
         event_list.push(Event {
             cycle: event.cycle,
             event: event.event,
             kind: event.kind,
             options: studio_bytes::name(&event.options),
-            name: file.name(Record::Event, Some(e), event_at, "szeventindex", event.szeventindex)?,
+            // The sequence's index, as "event of sequence" reads: the offset finds the event.
+            name: file.optional_name(
+                Record::Event,
+                index,
+                event_at,
+                "szeventindex",
+                event.szeventindex,
+                warnings,
+            ),
         });
     }
     let layers = file
@@ -251,14 +272,15 @@ fn sequence(file: &FileData<'_>, i: usize, at: u64, s: &RawSeqDesc, counts: &Cou
         s.activitymodifierindex,
     )?;
     let mut activity_modifiers = Vec::with_capacity(modifiers.len());
-    for (m, modifier_at, name) in modifiers.iter() {
-        activity_modifiers.push(file.name(
+    for (_, modifier_at, name) in modifiers.iter() {
+        activity_modifiers.push(file.optional_name(
             Record::ActivityModifier,
-            Some(m),
+            index,
             modifier_at,
             "sznameindex",
             name,
-        )?);
+            warnings,
+        ));
     }
     let key_values = if s.keyvaluesize > 0 {
         let kv_at = file.at(Record::KeyValues, index, at, "keyvalueindex", s.keyvalueindex)?;
@@ -269,13 +291,14 @@ fn sequence(file: &FileData<'_>, i: usize, at: u64, s: &RawSeqDesc, counts: &Cou
     };
     Ok(Sequence {
         label: file.name(Record::Sequence, index, at, "szlabelindex", s.szlabelindex)?,
-        activity_name: file.name(
+        activity_name: file.optional_name(
             Record::Sequence,
             index,
             at,
             "szactivitynameindex",
             s.szactivitynameindex,
-        )?,
+            warnings,
+        ),
         activity_weight: s.actweight,
         flags: s.flags,
         events: event_list,

@@ -1,7 +1,7 @@
 //! The transition graph between sequences' entry and exit nodes (source-animation.md, "Pose
 //! parameters, transitions and included models").
 
-use crate::error::{Record, Result};
+use crate::error::{Record, Result, Warning};
 use crate::raw::RawHeader;
 use crate::reader::FileData;
 
@@ -21,7 +21,12 @@ impl Transitions {
     }
 }
 
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Transitions> {
+/// The transition graph; a node's name that cannot be read is a warning and reads as empty.
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    warnings: &mut Vec<Warning>,
+) -> Result<Transitions> {
     let names = file.table::<i32>(
         Record::TransitionGraph,
         None,
@@ -47,7 +52,13 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader) -> Result<Transitions>
         next: next.iter().map(|(_, _, b)| b).collect(),
     };
     for (i, _, offset) in names.iter() {
-        out.names.push(file.name_at(Record::TransitionGraph, Some(i), offset, "localnodenameindex")?);
+        out.names.push(file.optional_name_at(
+            Record::TransitionGraph,
+            Some(i),
+            offset,
+            "localnodenameindex",
+            warnings,
+        ));
     }
     Ok(out)
 }

@@ -57,7 +57,7 @@ type Result<T> = std::result::Result<T, EditWriteError>;
 /// Fields compare by their bits, so an unchanged NaN stays.
 pub fn write_edits(bytes: &[u8], original: &SourceModel, edited: &SourceModel) -> Result<Vec<u8>> {
     let file = FileData::new(bytes, FileRole::Mdl);
-    let (raw, raw2, _) = crate::header::parse(&file)?;
+    let (raw, raw2, _) = crate::header::parse(&file, &mut Vec::new())?;
     let out = Out { bytes: bytes.to_vec(), end: bytes.len() };
     let mut edit = Edit { file, raw, out, original, edited };
     header(&mut edit.out, original, edited)?;

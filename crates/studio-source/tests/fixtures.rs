@@ -313,7 +313,7 @@ fn a_truncated_header_names_the_header() {
         (error.place.file, error.place.record, error.place.offset),
         (FileRole::Mdl, Record::Header, 0)
     );
-    assert_eq!(error.problem, Problem::Truncated { needed: 408, available: 200 });
+    assert_eq!(error.problem, Problem::Truncated { needed: 408, end: 200 });
 }
 
 /// Loads a fixture from disk with its companions.
@@ -528,5 +528,107 @@ fn older_and_newer_versions_read_with_their_differences() {
         let mut bytes = studio_testing::read(&shared, &format!("{FIXTURE}/skeleton48.mdl"));
         bytes[4..8].copy_from_slice(&i32::to_le_bytes(version));
         assert_eq!(parse_mdl(&bytes).unwrap_err().problem, Problem::BadVersion { found: version });
+    }
+}
+
+/// The warnings of a model, as the command line prints them.
+fn warning_texts(model: &SourceModel) -> Vec<String> {
+    model.warnings.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn an_optional_name_outside_the_file_reads_as_empty_with_a_warning() {
+    use studio_testing::source_mdl::{
+        ATTACHMENT_INDEX, ATTACHMENT_SIZE, HITBOX_SET_INDEX, SEQ_INDEX, SEQDESC_SIZE, i32_at, name,
+        point_name, record,
+    };
+    let Some(shared) = studio_testing::shared() else { return };
+    let original = studio_testing::read(&shared, &format!("{FIXTURE}/anim48.mdl"));
+    for version in [48, 44] {
+        let mut bytes = original.clone();
+        bytes[4..8].copy_from_slice(&i32::to_le_bytes(version));
+        if version == 44 {
+            bytes[400..404].copy_from_slice(&0i32.to_le_bytes());
+        }
+        let len = bytes.len();
+        // Hit box set 0 and its box 0, attachment 0, sequence 1 (idle) and its event 0, each
+        // name pointed past the end of the file, at another distance.
+        let set = record(&bytes, HITBOX_SET_INDEX, 12, 0);
+        let hitbox = set + usize::try_from(i32_at(&bytes, set + 8)).unwrap();
+        let attachment = record(&bytes, ATTACHMENT_INDEX, ATTACHMENT_SIZE, 0);
+        let idle = record(&bytes, SEQ_INDEX, SEQDESC_SIZE, 1);
+        let event = idle + usize::try_from(i32_at(&bytes, idle + 28)).unwrap();
+        let names = [
+            (hitbox, 32, "hb_pelvis", "hit box 0"),
+            (set, 0, "default", "hit box set 0"),
+            (attachment, 0, "eyes", "attachment 0"),
+            (idle, 8, "ACT_IDLE", "sequence 1"),
+            (event, 76, "AE_FIXTURE_BLINK", "event of sequence 1"),
+        ];
+        let mut expected = Vec::new();
+        for (k, &(record_at, field, was, place)) in names.iter().enumerate() {
+            assert_eq!(name(&bytes, record_at, field).1, was);
+            let target = len + 504 + k;
+            point_name(&mut bytes, record_at, field, target);
+            expected.push(format!(
+                "{place} at byte {target} of the .mdl: 1 byte needed here, but the file ends at byte {len}; \
+                 the name is read as empty"
+            ));
+        }
+        let m = parse_mdl(&bytes).unwrap_or_else(|e| panic!("version {version}: the model is kept: {e}"));
+        let warnings = warning_texts(&m);
+        for line in &expected {
+            assert!(warnings.contains(line), "version {version}: {line}\nin {warnings:#?}");
+        }
+        assert_eq!(m.hitbox_sets[0].name, "");
+        assert_eq!(m.hitbox_sets[0].hitboxes[0].name, "");
+        assert_eq!(m.hitbox_sets[0].hitboxes[1].name, "hb_head", "the other names are read");
+        assert_eq!(m.attachments[0].name, "");
+        assert_eq!(m.attachments[1].name, "lhand_grip");
+        assert_eq!(m.sequences[1].activity_name, "");
+        assert_eq!(m.sequences[1].label, "idle");
+        assert_eq!(m.sequences[1].events[0].name, "");
+        // A name the model is matched by (a bone's, a sequence's label) is not optional.
+        point_name(&mut bytes, idle, 4, len + 2000);
+        let error = parse_mdl(&bytes).unwrap_err();
+        assert_eq!(error.problem, Problem::Truncated { needed: 1, end: len as u64 });
+        assert_eq!(error.place.record, Record::Sequence);
+    }
+}
+
+#[test]
+fn zero_frame_data_needs_a_frame_and_a_span_only_between_two_or_more() {
+    use studio_testing::source_mdl::{ANIM_INDEX, ANIMDESC_SIZE, record, set_i16};
+    let Some(shared) = studio_testing::shared() else { return };
+    let original = studio_testing::read(&shared, &format!("{FIXTURE}/anim48.mdl"));
+    let at = record(&original, ANIM_INDEX, ANIMDESC_SIZE, 4);
+    let with = |span: i16, count: i16| {
+        let mut bytes = original.clone();
+        set_i16(&mut bytes, at + 88, span);
+        set_i16(&mut bytes, at + 90, count);
+        parse_mdl(&bytes).unwrap()
+    };
+    // One frame: kept whatever the span, as CalcZeroframeData applies it.
+    for span in [0, -3, 4] {
+        let m = with(span, 1);
+        assert_eq!(m.animations[4].zero_frames.map(|z| (z.span, z.count)), Some((span, 1)));
+        assert_eq!(warning_texts(&m), Vec::<String>::new());
+    }
+    // Two or more need a span to place them; none is no data.
+    let cases = [
+        (0, 5, at + 88, "zeroframespan is 0, but two or more zero frames need a span of at least 1"),
+        (-2, 2, at + 88, "zeroframespan is -2, but two or more zero frames need a span of at least 1"),
+        (4, 0, at + 90, "zeroframecount is 0, but zero-frame data holds one frame or more"),
+    ];
+    for (span, count, offset, problem) in cases {
+        let m = with(span, count);
+        assert!(m.animations[4].zero_frames.is_none());
+        assert_eq!(
+            warning_texts(&m),
+            [format!(
+                "zero-frame data of animation 4 at byte {offset} of the .mdl: {problem}; its zero-frame data is \
+                 unavailable"
+            )]
+        );
     }
 }

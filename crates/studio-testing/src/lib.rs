@@ -6,6 +6,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod source_mdl;
+
 use std::path::{Path, PathBuf};
 
 /// `../shared` beside the repository, if it is there. Under CI (`CI` set) its absence fails the

@@ -189,7 +189,7 @@ fn check_reads_source_models_and_names_each_broken_files_defect() {
     assert!(!stdout.contains("include48_anims.mdl"), "{stdout}");
     for defect in [
         "truncated_header.mdl: header (studiohdr_t) at byte 0 of the .mdl: 408 bytes needed here",
-        "bone data of animation 1 at byte 26328 of the .mdl: 4 bytes needed here, but the file ends after 0",
+        "bone data of animation 1 at byte 26328 of the .mdl: 4 bytes needed here, but the file ends at byte 22232",
         "a run covers 0 frames with 0 values after 2 of the stream's 31 frames",
         "of the .vtx: checksum 1226152652 differs from the model's 323993750",
         "vertex 7 at byte 492 of the .vvd: bone is 40, but there is no bone 40",
@@ -309,7 +309,7 @@ fn info_on_a_broken_file_prints_the_error_and_fails() {
     let out = studioview(&["info", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("header at byte 0: 244 bytes needed here, but the file ends after 13")
+        text(&out.stderr).contains("header at byte 0: 244 bytes needed here, but the file ends at byte 13")
     );
 }
 
