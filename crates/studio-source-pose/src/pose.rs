@@ -681,8 +681,8 @@ fn zero_frames_into(
 ) {
     let model = rig.group(group);
     let Some(zero) = animation.zero_frames else { return };
-    let (Ok(count), Ok(span)) = (usize::try_from(zero.count), u32::try_from(zero.span)) else { return };
-    if count == 0 || span == 0 {
+    let Ok(count) = usize::try_from(zero.count) else { return };
+    if count == 0 {
         return;
     }
     let bytes: &[u8] = &model.data.mdl;
@@ -691,11 +691,13 @@ fn zero_frames_into(
     else {
         return;
     };
-    // Which stored frames and how far between them.
+    // Which stored frames and how far between them. One stored frame is the pose whatever the
+    // span (`CalcZeroframeData` reads the span only in its branch for two or more).
     let (i, t) = if count == 1 {
         (0, 0.0)
     } else {
-        let span = span as f32;
+        let Some(span) = u16::try_from(zero.span).ok().filter(|&s| s > 0) else { return };
+        let span = f32::from(span);
         let mut i = (frame / span).floor().max(0.0) as usize;
         let mut t = ((frame - i as f32 * span) / span).clamp(0.0, 1.0);
         if i >= count - 1 {

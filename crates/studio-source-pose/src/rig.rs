@@ -1,6 +1,7 @@
 //! A model with its include models as the engine combines them into one (source-bonesetup.md,
 //! "Include models (virtual model)"): the render model's bones; sequences, animations and pose
-//! parameters gathered from every group, with each group's local indices mapped by name.
+//! parameters gathered from every group, each group's entries matched by name against those of
+//! the groups before it (within one group, entries that share a name stay apart).
 
 use studio_source::{Animation, PoseParameter, STUDIO_CYCLEPOSE, Sequence, SourceModel};
 
@@ -29,8 +30,9 @@ pub struct Rig<'a> {
     render_bones: Vec<Vec<Option<usize>>>,
     /// Per group, each local animation's (group, index) after the merge by name.
     animations: Vec<Vec<(usize, usize)>>,
-    /// Per group, each local sequence's combined index, if its label survived.
-    local_sequences: Vec<Vec<Option<usize>>>,
+    /// Per group, each local sequence's combined index: its own, or that of the earlier
+    /// group's sequence of its label (`masterSeq`).
+    local_sequences: Vec<Vec<usize>>,
     /// The combined sequences with `STUDIO_AUTOPLAY` (`GetAutoplayList`).
     autoplay: Vec<usize>,
 }
@@ -95,29 +97,47 @@ impl<'a> Rig<'a> {
             .enumerate()
             .filter_map(|(i, include)| include.as_ref().map(|_| i))
             .collect();
+        // `virtualmodel_t::AppendSequences`, `AppendPoseParameters` and `AppendAnimations`: a
+        // group's entries are matched by name (ignoring case) against those of the groups
+        // before it only; within one group every entry stays its own, whatever its name.
         let mut sequences: Vec<(usize, usize)> = Vec::new();
-        let label = |(g, s): (usize, usize)| groups[g].sequences[s].label.to_ascii_lowercase();
+        let mut local_sequences = Vec::with_capacity(groups.len());
         for (g, group) in groups.iter().enumerate() {
+            let earlier = sequences.len();
+            let mut map = Vec::with_capacity(group.sequences.len());
             for (s, seq) in group.sequences.iter().enumerate() {
-                let name = seq.label.to_ascii_lowercase();
-                match sequences.iter().position(|&known| label(known) == name) {
-                    None => sequences.push((g, s)),
-                    Some(i) => {
-                        let (kg, ks) = sequences[i];
-                        if groups[kg].sequences[ks].flags & STUDIO_OVERRIDE != 0 {
-                            sequences[i] = (g, s);
-                        }
+                let known = sequences[..earlier]
+                    .iter()
+                    .position(|&(kg, ks)| groups[kg].sequences[ks].label.eq_ignore_ascii_case(&seq.label));
+                map.push(match known {
+                    None => {
+                        sequences.push((g, s));
+                        sequences.len() - 1
                     }
-                }
+                    Some(k) => {
+                        // A placeholder (`STUDIO_OVERRIDE`) gives way to the later group's.
+                        let (kg, ks) = sequences[k];
+                        if groups[kg].sequences[ks].flags & STUDIO_OVERRIDE != 0 {
+                            sequences[k] = (g, s);
+                        }
+                        k
+                    }
+                });
             }
+            local_sequences.push(map);
         }
         let mut pose_parameters: Vec<PoseParameter> = Vec::new();
         let mut params = Vec::with_capacity(groups.len());
         for group in &groups {
+            let earlier = pose_parameters.len();
             let mut map = Vec::with_capacity(group.pose_parameters.len());
             for p in &group.pose_parameters {
-                match pose_parameters.iter().position(|known| known.name.eq_ignore_ascii_case(&p.name)) {
+                match pose_parameters[..earlier]
+                    .iter()
+                    .position(|known| known.name.eq_ignore_ascii_case(&p.name))
+                {
                     Some(i) => {
+                        // The range widened to cover both.
                         let known = &mut pose_parameters[i];
                         let (low, high) = (known.start.min(known.end), known.start.max(known.end));
                         known.start = low.min(p.start).min(p.end);
@@ -131,6 +151,26 @@ impl<'a> Rig<'a> {
                 }
             }
             params.push(map);
+        }
+        // The earlier group's animation of a name wins (no overriding).
+        let mut combined: Vec<(usize, usize)> = Vec::new();
+        let mut animations = Vec::with_capacity(groups.len());
+        for (g, group) in groups.iter().enumerate() {
+            let earlier = combined.len();
+            let mut map = Vec::with_capacity(group.animations.len());
+            for (local, animation) in group.animations.iter().enumerate() {
+                let known = combined[..earlier]
+                    .iter()
+                    .find(|&&(kg, ki)| groups[kg].animations[ki].name.eq_ignore_ascii_case(&animation.name));
+                map.push(match known {
+                    Some(&entry) => entry,
+                    None => {
+                        combined.push((g, local));
+                        (g, local)
+                    }
+                });
+            }
+            animations.push(map);
         }
         let bones: Vec<Vec<Option<usize>>> = groups
             .iter()
@@ -153,42 +193,6 @@ impl<'a> Rig<'a> {
                     }
                 }
                 back
-            })
-            .collect();
-        // The first group's animation of each name wins (no overriding).
-        let animations = groups
-            .iter()
-            .map(|group| {
-                group
-                    .animations
-                    .iter()
-                    .enumerate()
-                    .map(|(local, animation)| {
-                        groups
-                            .iter()
-                            .enumerate()
-                            .find_map(|(g, model)| {
-                                let i = model
-                                    .animations
-                                    .iter()
-                                    .position(|a| a.name.eq_ignore_ascii_case(&animation.name))?;
-                                Some((g, i))
-                            })
-                            .unwrap_or((0, local))
-                    })
-                    .collect()
-            })
-            .collect();
-        let local_sequences = groups
-            .iter()
-            .map(|group| {
-                group
-                    .sequences
-                    .iter()
-                    .map(|seq| {
-                        sequences.iter().position(|&known| label(known).eq_ignore_ascii_case(&seq.label))
-                    })
-                    .collect()
             })
             .collect();
         let autoplay = (0..sequences.len())
@@ -237,7 +241,7 @@ impl<'a> Rig<'a> {
 
     /// The combined sequence a sequence of `group` names by its local index.
     pub fn local_sequence(&self, group: usize, local: usize) -> Option<usize> {
-        self.local_sequences.get(group)?.get(local).copied().flatten()
+        self.local_sequences.get(group)?.get(local).copied()
     }
 
     /// Groups: the render model and its include models.
@@ -255,8 +259,8 @@ impl<'a> Rig<'a> {
         }
     }
 
-    /// The animation a sequence of `group` names by its local index: the first group's animation
-    /// with that name (no overriding), with that group.
+    /// The animation a sequence of `group` names by its local index: its own, or an earlier
+    /// group's animation of its name (no overriding), with that group.
     pub fn animation(&self, group: usize, local: usize) -> Option<AnimRef<'_>> {
         let &(g, i) = self.animations.get(group)?.get(local)?;
         Some(AnimRef { group: g, index: i, animation: self.group(g).animations.get(i)? })
