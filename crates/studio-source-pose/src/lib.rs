@@ -5,8 +5,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod accumulate;
+mod animation;
+mod controllers;
 pub mod decode;
+mod grid;
 pub mod ik_lock;
+mod layers;
+mod local_hierarchy;
+mod local_pose;
+mod merge;
 pub mod params;
 pub mod playback;
 pub mod points;
@@ -14,7 +22,10 @@ pub mod pose;
 pub mod quaternion;
 pub mod rig;
 pub mod table;
+#[cfg(test)]
+mod testing;
 pub mod transition;
+mod zero_frames;
 
 pub use points::{
     affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,

@@ -13,8 +13,8 @@ fn corner_animations<'r>(
     params: &[f32],
 ) -> impl Iterator<Item = (AnimRef<'r>, f32)> + 'r {
     let corners = (!seq.seq.grid.contains(&0)).then(|| {
-        let (i0, s0) = crate::pose::grid_axis(rig, seq, params, 0);
-        let (i1, s1) = crate::pose::grid_axis(rig, seq, params, 1);
+        let (i0, s0) = crate::grid::grid_axis(rig, seq, params, 0);
+        let (i1, s1) = crate::grid::grid_axis(rig, seq, params, 1);
         [
             (i0, i1, (1.0 - s0) * (1.0 - s1)),
             (i0 + 1, i1, s0 * (1.0 - s1)),
