@@ -53,6 +53,87 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for LoadError<E> {
     }
 }
 
+/// A file found for a model: its bytes and where it came from (a path on disk, or
+/// `archive:path` for a file inside an archive).
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Where it was found.
+    pub origin: PathBuf,
+}
+
+/// Where a model's files are read from: its main file, the files beside it, and the files of
+/// its game. [`LooseFiles`] reads them from disk; studio-archive's game files look in the game's
+/// archives too, as the engine does. A file that cannot be read is treated as not found.
+pub trait FileSet {
+    /// The main file: a path on disk, or `archive:path` for one inside an archive.
+    fn path(&self) -> &Path;
+    /// The main file's bytes.
+    fn main(&self) -> std::io::Result<Vec<u8>>;
+    /// The file `name` beside the main file (any case).
+    fn beside(&self, name: &str) -> Option<Found>;
+    /// The file at `relative` below the model's game folder (any case, `\` or `/`).
+    fn in_game(&self, relative: &str) -> Option<Found>;
+    /// Where [`Self::beside`] looks first for `name`, for a message saying it is not there.
+    fn beside_place(&self, name: &str) -> String;
+    /// Where [`Self::in_game`] looks first for `relative`, for the same message.
+    fn game_place(&self, relative: &str) -> String;
+}
+
+/// A model's files on disk: beside it, and below the folder above its path's `models` folder.
+#[derive(Clone, Debug)]
+pub struct LooseFiles {
+    path: PathBuf,
+    game: Option<PathBuf>,
+}
+
+impl LooseFiles {
+    /// The files of the model at `path`.
+    pub fn new(path: &Path) -> Self {
+        Self { path: path.to_owned(), game: game_folder(path) }
+    }
+
+    fn dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new(""))
+    }
+}
+
+/// The bytes of the file at `path`, if it can be read.
+fn read_found(path: PathBuf) -> Option<Found> {
+    let bytes = std::fs::read(&path).ok()?;
+    Some(Found { bytes, origin: path })
+}
+
+impl FileSet for LooseFiles {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn main(&self) -> std::io::Result<Vec<u8>> {
+        std::fs::read(&self.path)
+    }
+
+    fn beside(&self, name: &str) -> Option<Found> {
+        read_found(companion_path(self.dir(), name)?)
+    }
+
+    fn in_game(&self, relative: &str) -> Option<Found> {
+        read_found(resolve(self.game.as_deref()?, relative)?)
+    }
+
+    fn beside_place(&self, name: &str) -> String {
+        self.dir().join(name).display().to_string()
+    }
+
+    fn game_place(&self, relative: &str) -> String {
+        match &self.game {
+            Some(game) => game.join(relative.replace('\\', "/")).display().to_string(),
+            None => format!("{relative} (no models folder above {})", self.path.display()),
+        }
+    }
+}
+
 /// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
 pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);

@@ -4,9 +4,9 @@
 //! - [`keyvalues`]: the KeyValues text of `.vmt` files;
 //! - [`vmt`]: a material's shader parameters, `patch` materials, what a viewer draws with;
 //! - [`vtf`] and [`image`]: textures 7.0–7.5 and their formats, decoded to RGBA8;
-//! - [`vpk`]: archives (versions 1 and 2);
-//! - [`lookup`]: game folders, loose files and archives, and finding a model's material;
-//! - [`write`]: small `.vtf` and `.vpk` files, for tests.
+//! - [`lookup`]: finding a model's material in its game folders (loose files and archives,
+//!   studio-archive's [`GameFolders`]);
+//! - [`write`]: small `.vtf` files, for tests.
 //!
 //! Every reader takes untrusted bytes: offsets and sizes are checked against the file, loops
 //! consume input, nesting is bounded, and a bad file is an error naming the record and the byte
@@ -20,13 +20,12 @@ pub mod image;
 pub mod keyvalues;
 pub mod lookup;
 pub mod vmt;
-pub mod vpk;
 pub mod vtf;
 pub mod write;
 
 pub use error::{Error, Result};
 pub use image::Format;
-pub use lookup::{GameFolders, Material, find_material};
+pub use lookup::{Material, find_material};
+pub use studio_archive::{GameFolders, Vpk};
 pub use vmt::{Shading, Vmt, parse_vmt};
-pub use vpk::Vpk;
 pub use vtf::{Vtf, parse_vtf};

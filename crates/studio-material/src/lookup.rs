@@ -1,94 +1,17 @@
 //! Finding a model's materials in its game folders: a texture name from the `.mdl` is looked up
 //! as `materials/<material folder>/<name>.vmt` for each of the model's material folders, loose
-//! in each game folder (any case) and then in each game's `*_dir.vpk` archives; the `.vmt`'s
+//! in each game folder (any case) and then in each game's archives; the `.vmt`'s
 //! `$basetexture` as `materials/<texture>.vtf` the same way. Every path tried is kept, so a
 //! viewer can say where it looked.
 
-use std::path::PathBuf;
+use studio_archive::GameFolders;
+use studio_bytes::files::Found;
 
 use crate::vmt::{Shading, Vmt, parse_vmt};
-use crate::vpk::Vpk;
 use crate::vtf::{Vtf, parse_vtf};
 
-/// Largest loose material or texture file read.
-const MAX_FILE: u64 = 256 << 20;
 /// Most `patch` materials followed, one including the next.
 const MAX_PATCH_DEPTH: usize = 8;
-
-/// Game folders and their archives.
-#[derive(Debug, Default)]
-pub struct GameFolders {
-    /// The folders, searched in order.
-    pub roots: Vec<PathBuf>,
-    /// Their `*_dir.vpk` archives that could be read.
-    pub archives: Vec<Vpk>,
-    /// Archives that could not be read, with why.
-    pub broken_archives: Vec<String>,
-}
-
-/// A file found: its bytes and where it came from.
-#[derive(Debug)]
-pub struct Found {
-    /// Its bytes.
-    pub bytes: Vec<u8>,
-    /// The loose path, or `archive.vpk:path`.
-    pub origin: String,
-}
-
-impl GameFolders {
-    /// The folders `roots` (missing ones are skipped) with their archives opened.
-    pub fn open(roots: &[PathBuf]) -> Self {
-        let mut folders = Self::default();
-        for root in roots {
-            if !root.is_dir() || folders.roots.contains(root) {
-                continue;
-            }
-            folders.roots.push(root.clone());
-            let Ok(entries) = std::fs::read_dir(root) else { continue };
-            let mut archives: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.to_ascii_lowercase().ends_with("_dir.vpk"))
-                })
-                .collect();
-            archives.sort();
-            for path in archives {
-                match Vpk::open(&path) {
-                    Ok(vpk) => folders.archives.push(vpk),
-                    Err(e) => folders.broken_archives.push(e),
-                }
-            }
-        }
-        folders
-    }
-
-    /// The file at `relative` (below a game folder), loose first, then in the archives;
-    /// every place tried is added to `tried`. A file found but unreadable is an error.
-    pub fn find(&self, relative: &str, tried: &mut Vec<String>) -> Result<Option<Found>, String> {
-        for root in &self.roots {
-            tried.push(root.join(relative).display().to_string());
-            if let Some(path) = studio_bytes::files::resolve(root, relative) {
-                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                if size > MAX_FILE {
-                    return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
-                }
-                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                return Ok(Some(Found { bytes, origin: path.display().to_string() }));
-            }
-        }
-        for vpk in &self.archives {
-            let origin = format!("{}:{relative}", vpk.path.display());
-            tried.push(origin.clone());
-            if let Some(read) = vpk.read(relative) {
-                return read.map(|bytes| Some(Found { bytes, origin }));
-            }
-        }
-        Ok(None)
-    }
-}
 
 /// A material as found: its `.vmt`, what it says, its base texture, and where all was looked.
 #[derive(Debug, Default)]
@@ -141,7 +64,7 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
         material.problem = Some("no .vmt was found".to_owned());
         return material;
     };
-    material.vmt_origin = Some(vmt_file.origin.clone());
+    material.vmt_origin = Some(vmt_file.origin.display().to_string());
     material.vmt_text = Some(String::from_utf8_lossy(&vmt_file.bytes).into_owned());
     let vmt = match read_vmt(games, &vmt_file, &mut material.tried, 0) {
         Ok(vmt) => vmt,
@@ -158,9 +81,9 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
             Ok(Some(f)) => match parse_vtf(&f.bytes) {
                 Ok(vtf) => {
                     material.vtf = Some(vtf);
-                    material.vtf_origin = Some(f.origin);
+                    material.vtf_origin = Some(f.origin.display().to_string());
                 }
-                Err(e) => material.problem = Some(format!("{}: {e}", f.origin)),
+                Err(e) => material.problem = Some(format!("{}: {e}", f.origin.display())),
             },
             Ok(None) => material.problem = Some(format!("its $basetexture {texture} was not found")),
             Err(e) => material.problem = Some(e),
@@ -174,16 +97,16 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
 
 /// A `.vmt` with its `patch` includes applied.
 fn read_vmt(games: &GameFolders, file: &Found, tried: &mut Vec<String>, depth: usize) -> Result<Vmt, String> {
-    let vmt = parse_vmt(&file.bytes).map_err(|e| format!("{}: {e}", file.origin))?;
+    let vmt = parse_vmt(&file.bytes).map_err(|e| format!("{}: {e}", file.origin.display()))?;
     let Some(include) = vmt.include.clone() else { return Ok(vmt) };
     if depth >= MAX_PATCH_DEPTH {
         return Err(format!(
             "{}: patch materials include each other more than {MAX_PATCH_DEPTH} deep",
-            file.origin
+            file.origin.display()
         ));
     }
     let base = games
         .find(&include.replace('\\', "/"), tried)?
-        .ok_or_else(|| format!("{}: its include {include} was not found", file.origin))?;
+        .ok_or_else(|| format!("{}: its include {include} was not found", file.origin.display()))?;
     Ok(vmt.patched(&read_vmt(games, &base, tried, depth + 1)?))
 }

@@ -1,14 +1,15 @@
 //! The material readers on files made here from the format descriptions: every `.vtf` version
-//! with mips, frames and thumbnails; `.vpk` versions 1 and 2 with preloads, embedded data and
-//! a separate archive; the game-folder lookup (loose, archived, `patch`, missing); and every
-//! truncation and many mutations of each file, which must give an error with a place or a
-//! result, never a panic or an allocation out of proportion.
+//! with mips, frames and thumbnails; the game-folder lookup (loose, archived, `patch`, missing);
+//! and every truncation and many mutations of each file, which must give an error with a place
+//! or a result, never a panic or an allocation out of proportion. (The archives' own tests are
+//! studio-archive's.)
 
 use std::path::{Path, PathBuf};
 
-use studio_material::write::{VpkFile, vpk, vtf};
-use studio_material::{Format, GameFolders, Vpk, find_material, parse_vmt, parse_vtf};
-use studio_testing::{Rng, mutate, read_guarded};
+use studio_archive::write::{VpkFile, vpk};
+use studio_material::write::vtf;
+use studio_material::{Format, GameFolders, find_material, parse_vmt, parse_vtf};
+use studio_testing::robust;
 
 /// A `w × h` BGRA8888 image whose texel (x, y) is (x, y, mip, 255).
 fn bgra(w: u16, h: u16, mip: u8) -> Vec<u8> {
@@ -75,42 +76,6 @@ fn bad_headers_say_what_is_wrong() {
     }
 }
 
-fn files() -> Vec<(String, Vec<u8>)> {
-    vec![
-        (
-            "materials/models/a/skin.vmt".into(),
-            br#""VertexLitGeneric" { "$basetexture" "models/a/skin" }"#.to_vec(),
-        ),
-        ("materials/models/a/skin.vtf".into(), vtf(3, (4, 4), 12, 1, &chain(4, 4, 1), None)),
-        ("readme".into(), b"no extension".to_vec()),
-    ]
-}
-
-#[test]
-fn archives_of_both_versions_give_back_their_files() {
-    let dir = scratch("vpk-round-trip");
-    for version in [1, 2] {
-        for separate in [false, true] {
-            let owned = files();
-            let entries: Vec<VpkFile<'_>> =
-                owned.iter().map(|(p, b)| VpkFile { path: p, bytes: b, preload: 5 }).collect();
-            let (dir_bytes, archive) = vpk(version, &entries, separate);
-            let path = dir.join(format!("pak{version}{separate}_dir.vpk"));
-            std::fs::write(&path, &dir_bytes).unwrap();
-            if separate {
-                std::fs::write(dir.join(format!("pak{version}{separate}_000.vpk")), &archive).unwrap();
-            }
-            let vpk = Vpk::open(&path).unwrap();
-            assert_eq!(vpk.len(), 3);
-            for (name, bytes) in &owned {
-                assert_eq!(&vpk.read(name).unwrap().unwrap(), bytes, "v{version} {name}");
-            }
-            assert!(vpk.contains("MATERIALS\\models\\A\\Skin.VMT"), "any case, either separator");
-            assert!(vpk.read("materials/none.vmt").is_none());
-        }
-    }
-}
-
 /// An empty folder under the build's scratch space (not the system's temporary folder, where
 /// each run left one behind).
 fn scratch(name: &str) -> PathBuf {
@@ -170,19 +135,6 @@ fn materials_are_found_loose_in_archives_and_through_patches() {
     assert!(missing.tried[0].ends_with("materials/models/none/skin.vmt"), "{:?}", missing.tried);
 }
 
-/// Every truncation and 20 000 mutations of `file` through `read`.
-fn robust(name: &str, file: &[u8], read: impl Fn(&[u8]) -> Result<(), String>) {
-    for len in 0..file.len() {
-        read_guarded(len as u64, &format!("{name} cut to {len}"), || read(&file[..len])).unwrap();
-    }
-    let mut rng = Rng::new(name.len() as u64);
-    for case in 0..20_000 {
-        let mut bytes = file.to_vec();
-        mutate(&mut rng, &mut bytes, (0, 24));
-        read_guarded(bytes.len() as u64, &format!("{name} mutation {case}"), || read(&bytes)).unwrap();
-    }
-}
-
 #[test]
 fn truncated_and_mutated_files_are_errors_with_a_place() {
     fn text<T>(r: Result<T, studio_material::Error>) -> Result<(), String> {
@@ -199,21 +151,6 @@ fn truncated_and_mutated_files_are_errors_with_a_place() {
         );
         parse_vtf(&file).unwrap();
         robust(&format!("vtf 7.{minor}"), &file, |b| text(parse_vtf(b)));
-    }
-    let owned = files();
-    let entries: Vec<VpkFile<'_>> =
-        owned.iter().map(|(p, b)| VpkFile { path: p, bytes: b, preload: 3 }).collect();
-    for version in [1, 2] {
-        let (file, _) = vpk(version, &entries, false);
-        let read = |b: &[u8]| {
-            let vpk = Vpk::parse(PathBuf::from("x_dir.vpk"), b.to_vec()).map_err(|e| e.to_string())?;
-            // Reading every entry back must not panic either (an error is fine).
-            for (name, _) in &owned {
-                let _ = vpk.read(name);
-            }
-            Ok(())
-        };
-        robust(&format!("vpk v{version}"), &file, read);
     }
     let vmt = br#""VertexLitGeneric" { "$basetexture" "a/b" "$color" "[1 1 1]" Proxies { Sine { a b } } }"#;
     robust("vmt", vmt, |b| text(parse_vmt(b)));

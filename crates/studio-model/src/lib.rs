@@ -48,7 +48,7 @@ pub use bone_controller::{BoneController, ControllerInput};
 pub use error::{ChannelProblem, Error, FileRole, Place, Problem, Record, Result, Warning, WarningKind};
 pub use header::{Header, MODEL_FLAG_NAMES, STUDIO_VERSION, is_group_file};
 pub use hitbox::{HIT_GROUP_NAMES, Hitbox, hit_group_name};
-pub use loader::{LoadError, Loaded, companion_path, load, load_read};
+pub use loader::{LoadError, Loaded, companion_path, load, load_from, load_read, load_set};
 pub use model::{CompanionsNeeded, Model, ModelFiles, TextureSource, companions_needed, parse};
 pub use rle::{EncodedRun, decode_channel, encode_channel, encode_runs};
 pub use sequence::{Event, Pivot, STUDIO_LOOPING, Sequence};

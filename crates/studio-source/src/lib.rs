@@ -63,7 +63,7 @@ pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
 pub use ik_rule::{CompressedError, IkRule, LocalHierarchy};
 pub use include::{AnimBlock, IncludeModel};
-pub use loader::{LoadedSource, SourceLoadError, load, load_read};
+pub use loader::{LoadedSource, SourceLoadError, load, load_from, load_read, load_set};
 pub use material::{Skins, Texture};
 pub use model::{AnimationBytes, SourceModel, is_source_model, parse_file, parse_mdl};
 pub use pose_parameter::PoseParameter;

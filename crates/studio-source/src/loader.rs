@@ -1,11 +1,12 @@
-//! Loads a Source model from disk with its companions: the `.vvd` and `.vtx` beside it
-//! (`.dx90.vtx` preferred, then `.dx80.vtx`, `.sw.vtx`, `.vtx`), and the `.ani` and include
-//! models it names, resolved from the game folder (the folder above the path's `models`),
-//! case-insensitively, with `\` or `/` separators.
+//! Loads a Source model with its companions: the `.vvd` and `.vtx` beside it (`.dx90.vtx`
+//! preferred, then `.dx80.vtx`, `.sw.vtx`, `.vtx`), and the `.ani` and include models it names,
+//! resolved from the game folder (the folder above the path's `models`), case-insensitively,
+//! with `\` or `/` separators. The files come from a [`FileSet`]: from disk ([`load`]), or from
+//! a game's folders and archives ([`load_from`]).
 
 use std::path::{Path, PathBuf};
 
-use studio_bytes::files::{companion_path, game_folder, resolve};
+use studio_bytes::files::{FileSet, Found, LooseFiles};
 
 use crate::error::{Error, FileRole};
 use crate::model::{SourceModel, parse_file};
@@ -32,48 +33,52 @@ pub type SourceLoadError = studio_bytes::files::LoadError<Error>;
 
 /// Loads the Source model at `path` with whatever companions it has.
 pub fn load(path: &Path) -> Result<LoadedSource, SourceLoadError> {
-    let mdl = std::fs::read(path).map_err(|source| SourceLoadError::Io { path: path.to_owned(), source })?;
-    load_read(path, &mdl)
+    load_from(&LooseFiles::new(path))
 }
 
 /// [`load`] for a `.mdl` already read from `path`.
 pub fn load_read(path: &Path, mdl: &[u8]) -> Result<LoadedSource, SourceLoadError> {
+    load_set(&LooseFiles::new(path), mdl)
+}
+
+/// Loads the Source model whose files `files` reads (on disk, or in a game's archives).
+pub fn load_from(files: &dyn FileSet) -> Result<LoadedSource, SourceLoadError> {
+    let mdl = files.main().map_err(|source| SourceLoadError::Io { path: files.path().to_owned(), source })?;
+    load_set(files, &mdl)
+}
+
+/// [`load_from`] for a `.mdl` already read.
+pub fn load_set(files: &dyn FileSet, mdl: &[u8]) -> Result<LoadedSource, SourceLoadError> {
+    let path = files.path();
     let model = parse_file(mdl, FileRole::Mdl)
         .map_err(|error| SourceLoadError::Parse { path: path.to_owned(), error: Box::new(error) })?;
-    let dir = path.parent().unwrap_or(Path::new(""));
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-    let game = game_folder(path);
     let mut companions = Vec::new();
     let mut warnings = Vec::new();
     let mut bytes_read = mdl.len() as u64;
-    let mut read = |found: Option<PathBuf>| -> Option<Vec<u8>> {
+    let mut read = |found: Option<Found>| -> Option<(PathBuf, Vec<u8>)> {
         let found = found?;
-        let bytes = std::fs::read(&found).ok()?;
-        companions.push(found);
-        bytes_read += bytes.len() as u64;
-        Some(bytes)
+        companions.push(found.origin.clone());
+        bytes_read += found.bytes.len() as u64;
+        Some((found.origin, found.bytes))
     };
     let vvd_name = format!("{stem}.vvd");
-    let vvd = read(companion_path(dir, &vvd_name));
-    let vtx_path = VTX_SUFFIXES.iter().find_map(|suffix| companion_path(dir, &format!("{stem}{suffix}")));
-    let vtx = read(vtx_path);
+    let vvd = read(files.beside(&vvd_name)).map(|(_, b)| b);
+    let vtx =
+        read(VTX_SUFFIXES.iter().find_map(|suffix| files.beside(&format!("{stem}{suffix}")))).map(|(_, b)| b);
     let has_mesh = model.body_parts.iter().any(|p| p.models.iter().any(|m| !m.meshes.is_empty()));
     if has_mesh && vvd.is_none() {
-        warnings.push(missing(FileRole::Vvd, &vvd_name, &dir.join(&vvd_name).display().to_string()));
+        warnings.push(missing(FileRole::Vvd, &vvd_name, &files.beside_place(&vvd_name)));
     }
     if has_mesh && vtx.is_none() {
-        let tried = dir.join(format!("{stem}.dx90.vtx"));
-        warnings.push(missing(FileRole::Vtx, &format!("{stem}.dx90.vtx"), &tried.display().to_string()));
+        let name = format!("{stem}.dx90.vtx");
+        warnings.push(missing(FileRole::Vtx, &name, &files.beside_place(&name)));
     }
-    // A name relative to the game folder: where it was looked for, for the warning.
-    let tried = |name: &str| match &game {
-        Some(game) => game.join(name.replace('\\', "/")).display().to_string(),
-        None => format!("{name} (no models folder above {})", path.display()),
-    };
     let ani = if uses_ani(&model) {
-        let found = read(game.as_deref().and_then(|g| resolve(g, &model.header.ani_name)));
+        let found = read(files.in_game(&model.header.ani_name)).map(|(_, b)| b);
         if found.is_none() {
-            warnings.push(missing(FileRole::Ani, &model.header.ani_name, &tried(&model.header.ani_name)));
+            let name = &model.header.ani_name;
+            warnings.push(missing(FileRole::Ani, name, &files.game_place(name)));
         }
         found
     } else {
@@ -82,13 +87,12 @@ pub fn load_read(path: &Path, mdl: &[u8]) -> Result<LoadedSource, SourceLoadErro
     let mut include_paths = Vec::new();
     let mut includes = Vec::new();
     for (i, include) in model.include_models.iter().enumerate() {
-        let found = game.as_deref().and_then(|g| resolve(g, &include.file));
-        include_paths.push(found.clone());
-        let bytes = read(found);
-        if bytes.is_none() {
-            warnings.push(missing(FileRole::Include(i), &include.file, &tried(&include.file)));
+        let found = read(files.in_game(&include.file));
+        include_paths.push(found.as_ref().map(|(origin, _)| origin.clone()));
+        if found.is_none() {
+            warnings.push(missing(FileRole::Include(i), &include.file, &files.game_place(&include.file)));
         }
-        includes.push(bytes);
+        includes.push(found.map(|(_, b)| b));
     }
     let files = SourceFiles {
         mdl,

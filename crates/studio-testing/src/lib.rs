@@ -178,3 +178,18 @@ pub fn copy_files(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
         }
     }
 }
+
+/// Every truncation and 20,000 mutations of `file` through `read`, each guarded by
+/// [`read_guarded`]: an error must name its place, and nothing may panic or allocate out of
+/// proportion. `name` names the file in a failure (and seeds the mutations).
+pub fn robust(name: &str, file: &[u8], read: impl Fn(&[u8]) -> Result<(), String>) {
+    for len in 0..file.len() {
+        read_guarded(len as u64, &format!("{name} cut to {len}"), || read(&file[..len])).unwrap();
+    }
+    let mut rng = Rng::new(name.len() as u64);
+    for case in 0..20_000 {
+        let mut bytes = file.to_vec();
+        mutate(&mut rng, &mut bytes, (0, 24));
+        read_guarded(bytes.len() as u64, &format!("{name} mutation {case}"), || read(&bytes)).unwrap();
+    }
+}

@@ -1,11 +1,14 @@
 //! `studioview check PATH...`: validate models, one line each, and a summary.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use studio_model::{companion_path, companions_needed, is_group_file, load_read};
+use studio_bytes::files::FileSet;
+use studio_model::{companions_needed, is_group_file};
+
+use crate::model_files::{Games, is_archive_file, is_archived, is_mdl, models_in_archive};
 
 /// Runs the command: exit code 0 when no model failed.
 pub fn run(paths: &[PathBuf]) -> ExitCode {
@@ -14,15 +17,25 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     let mut failed = 0usize;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut broken = Vec::new();
     for path in paths {
         if path.is_dir() {
-            collect(path, &mut models);
-        } else if path.exists() {
+            collect(path, &mut models, &mut broken);
+        } else if is_archive_file(path) {
+            match models_in_archive(path) {
+                Ok(inside) => models.extend(inside.into_iter().map(|m| (m, false))),
+                Err(error) => broken.push(error),
+            }
+        } else if path.exists() || is_archived(path) {
             models.push((path.clone(), true));
         } else {
             failed += 1;
             let _ = writeln!(out, "error {}: no such file or folder", path.display());
         }
+    }
+    for error in &broken {
+        failed += 1;
+        let _ = writeln!(out, "error {error}");
     }
     let outcomes = check_all(&models);
     // Animation-only include models reached from a model checked here are its companions.
@@ -65,8 +78,10 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
-/// Checks every model, on as many threads as the machine has, in the order given.
+/// Checks every model, on as many threads as the machine has, in the order given; each game's
+/// archives are opened once.
 fn check_all(models: &[(PathBuf, bool)]) -> Vec<Outcome> {
+    let games = Games::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(models.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
@@ -77,7 +92,7 @@ fn check_all(models: &[(PathBuf, bool)]) -> Vec<Outcome> {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some((path, named)) = models.get(i) else { break };
-                        if let Some(outcome) = check_one(path, *named) {
+                        if let Some(outcome) = check_one(&games, path, *named) {
                             mine.push((i, outcome));
                         }
                     }
@@ -114,14 +129,11 @@ enum Status {
     Failed(String),
 }
 
-fn file_bytes<'a>(paths: impl IntoIterator<Item = &'a PathBuf>) -> u64 {
-    paths.into_iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
-}
-
-/// Checks one `.mdl`, GoldSrc or Source; `None` for a GoldSrc companion file found in a folder
-/// (a texture or sequence group file), which is read with its main file. A file named on the
-/// command line is checked as a model whatever it is.
-fn check_one(path: &Path, named: bool) -> Option<Outcome> {
+/// Checks one `.mdl`, GoldSrc or Source, on disk or in an archive; `None` for a GoldSrc
+/// companion file found in a folder or an archive (a texture or sequence group file), which is
+/// read with its main file. A file named on the command line is checked as a model whatever it
+/// is.
+fn check_one(games: &Games, path: &Path, named: bool) -> Option<Outcome> {
     let outcome = |status, bytes, includes, animation_only| Outcome {
         path: path.to_owned(),
         status,
@@ -129,12 +141,17 @@ fn check_one(path: &Path, named: bool) -> Option<Outcome> {
         includes,
         animation_only,
     };
-    let bytes = match std::fs::read(path) {
+    let failed = |error: String| Some(outcome(Status::Failed(error), 0, Vec::new(), false));
+    let files = match games.files(path) {
+        Ok(files) => files,
+        Err(error) => return failed(error),
+    };
+    let bytes = match files.main() {
         Ok(bytes) => bytes,
-        Err(error) => return Some(outcome(Status::Failed(error.to_string()), 0, Vec::new(), false)),
+        Err(error) => return failed(error.to_string()),
     };
     if studio_source::is_source_model(&bytes) {
-        return Some(match studio_source::load_read(path, &bytes) {
+        return Some(match studio_source::load_set(&files, &bytes) {
             Ok(loaded) => {
                 let m = &loaded.model;
                 let animation_only =
@@ -146,65 +163,49 @@ fn check_one(path: &Path, named: bool) -> Option<Outcome> {
             Err(error) => outcome(Status::Failed(error.reason()), 0, Vec::new(), false),
         });
     }
-    if !named && is_companion(path, &bytes) {
+    if !named && is_companion(&files, &bytes) {
         return None;
     }
-    Some(match load_read(path, &bytes) {
+    Some(match studio_model::load_set(&files, &bytes) {
         Ok(loaded) => {
             let warnings = loaded.model.warnings.iter().map(ToString::to_string).collect();
-            let own = bytes.len() as u64;
-            outcome(Status::Ok(warnings), own + file_bytes(&loaded.companions), Vec::new(), false)
+            outcome(Status::Ok(warnings), loaded.bytes_read, Vec::new(), false)
         }
         Err(error) => outcome(Status::Failed(error.reason()), 0, Vec::new(), false),
     })
 }
 
-/// A Source model loaded with its companions, when the file starts like one.
-pub fn source_load(
-    path: &Path,
-) -> Option<Result<studio_source::LoadedSource, studio_source::SourceLoadError>> {
-    let mut head = Vec::with_capacity(8);
-    std::fs::File::open(path).ok()?.take(8).read_to_end(&mut head).ok()?;
-    studio_source::is_source_model(&head).then(|| studio_source::load(path))
-}
-
-/// Adds the `.mdl` files under `dir`, sorted (companion files are told apart when read).
-fn collect(dir: &Path, models: &mut Vec<(PathBuf, bool)>) {
+/// Adds the `.mdl` files under `dir`, sorted, loose and in the archives there (companion files
+/// are told apart when read); an archive that cannot be read goes to `broken`.
+fn collect(dir: &Path, models: &mut Vec<(PathBuf, bool)>, broken: &mut Vec<String>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            collect(&path, models);
+            collect(&path, models, broken);
         } else if is_mdl(&path) {
             models.push((path, false));
+        } else if is_archive_file(&path) {
+            match models_in_archive(&path) {
+                Ok(inside) => models.extend(inside.into_iter().map(|m| (m, false))),
+                Err(error) => broken.push(error),
+            }
         }
     }
-}
-
-fn is_mdl(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mdl"))
 }
 
 /// A sequence group file (it starts with `IDSQ`), or a texture file: `nameT.mdl` beside a
 /// `name.mdl` that keeps its textures there. A name alone is not enough: `soldier_100.mdl` is
 /// not a group file of `soldier_1.mdl`.
-pub fn is_companion(path: &Path, head: &[u8]) -> bool {
+pub fn is_companion(files: &dyn FileSet, head: &[u8]) -> bool {
     if is_group_file(head) {
         return true;
     }
-    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { return false };
+    let Some(stem) = files.path().file_stem().and_then(|s| s.to_str()) else { return false };
     let Some(main_stem) = stem.strip_suffix(['t', 'T']).filter(|s| !s.is_empty()) else { return false };
-    let dir = path.parent().unwrap_or(Path::new(""));
-    companion_path(dir, &format!("{main_stem}.mdl"))
-        .and_then(|main| read_head(&main))
-        .and_then(|head| companions_needed(&head).ok())
+    files
+        .beside(&format!("{main_stem}.mdl"))
+        .and_then(|main| companions_needed(&main.bytes).ok())
         .is_some_and(|needed| needed.texture_file)
-}
-
-/// The first 244 bytes of a file (a studio header), or fewer if it is shorter.
-fn read_head(path: &Path) -> Option<Vec<u8>> {
-    let mut head = Vec::with_capacity(244);
-    std::fs::File::open(path).ok()?.take(244).read_to_end(&mut head).ok()?;
-    Some(head)
 }

@@ -14,7 +14,7 @@ pub fn demo_model() -> Result<Model, String> {
 /// The model at `path`, or the demo model when there is none.
 pub fn load_or_demo(path: Option<&std::path::Path>) -> Result<Model, String> {
     match path {
-        Some(path) => studio_model::load(path).map(|l| l.model).map_err(|e| e.to_string()),
+        Some(path) => crate::model_files::goldsrc_load(path).map(|l| l.model).map_err(|e| e.to_string()),
         None => demo_model(),
     }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 use studio_model::motion::motion_flags_text;
 use studio_model::{
-    GroupStatus, Loaded, MODEL_FLAG_NAMES, Model, TEXTURE_FLAG_NAMES, TextureSource, hit_group_name, load,
+    GroupStatus, Loaded, MODEL_FLAG_NAMES, Model, TEXTURE_FLAG_NAMES, TextureSource, hit_group_name,
 };
 
 /// Runs the command.
@@ -29,7 +29,7 @@ pub fn run(path: &Path, as_json: bool) -> ExitCode {
             }
         };
     }
-    match load(path) {
+    match crate::model_files::goldsrc_load(path) {
         Ok(loaded) => {
             if as_json {
                 crate::stdout::outln!(
@@ -62,7 +62,7 @@ pub fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
 /// The model at `path` loaded as a Source model with its companions, when the file starts
 /// like one.
 pub fn source_model(path: &Path) -> Option<Result<studio_source::LoadedSource, String>> {
-    crate::check::source_load(path).map(|result| result.map_err(|e| e.to_string()))
+    crate::model_files::source_load(path).map(|result| result.map_err(|e| e.to_string()))
 }
 
 fn v3(v: glam::Vec3) -> Value {

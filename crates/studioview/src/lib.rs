@@ -5,13 +5,16 @@
 #![allow(missing_docs)]
 
 pub mod app;
+pub mod catalog;
 pub mod check;
 pub mod demo;
 pub mod edit;
 pub mod export;
 pub mod info;
 pub mod info_source;
+pub mod list;
 pub mod materials;
+pub mod model_files;
 pub mod pose_cmd;
 pub mod render_cmd;
 pub mod shown;

@@ -2,7 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-use studioview::{app, check, export, info, pose_cmd, render_cmd};
+use studioview::{app, check, export, info, list, pose_cmd, render_cmd};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,7 +31,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Validate models: files, and folders searched recursively for *.mdl.
+    /// List every model of game folders, loose and inside their VPK and PAK archives.
+    List {
+        /// Game folders (the folder holding `models/` and the archives).
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// Print JSON, with each model's sequence names and activities.
+        #[arg(long)]
+        json: bool,
+        /// Only models whose path, or a sequence name or activity, holds this text (any case).
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// Validate models: files (or `archive:path`), archives and folders searched recursively
+    /// for *.mdl.
     Check {
         /// Files and folders.
         #[arg(required = true)]
@@ -126,6 +139,7 @@ fn main() -> ExitCode {
     match command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
+        Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
         Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch } => {
             if let Some(code) = render_cmd::rerun_quietly() {

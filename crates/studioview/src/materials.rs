@@ -1,6 +1,6 @@
 //! A Source model's materials for drawing: each texture name looked up in the model's game
-//! folder (the folder above its `models/`) and the folders the user adds, loose or in their
-//! `.vpk` archives ([`studio_material::find_material`]). What cannot be found or read draws
+//! folder (the folder above its `models/`, or its archive's) and the folders the user adds, loose
+//! or in their archives ([`studio_material::find_material`]). What cannot be found or read draws
 //! the magenta and black checkerboard, and its note names every path tried.
 
 use std::path::{Path, PathBuf};
@@ -23,9 +23,10 @@ pub struct Resolved {
     pub folders: Vec<PathBuf>,
 }
 
-/// The game folders of a model at `path`: its own (above its `models/` folder), then `extra`.
+/// The game folders of a model at `path`: its own (above its `models/` folder, or the one that
+/// holds its archive), then `extra`.
 pub fn game_folders(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = studio_bytes::files::game_folder(path).into_iter().collect();
+    let mut folders: Vec<PathBuf> = crate::model_files::game_root(path).into_iter().collect();
     folders.extend(extra.iter().cloned());
     folders
 }

@@ -11,7 +11,7 @@ use studio_model::Model;
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest, workload};
 
 fn load(path: &Path) -> Result<Arc<Model>, ExitCode> {
-    studio_model::load(path).map(|l| Arc::new(l.model)).map_err(|error| {
+    crate::model_files::goldsrc_load(path).map(|l| Arc::new(l.model)).map_err(|error| {
         eprintln!("error {error}");
         ExitCode::FAILURE
     })
@@ -140,7 +140,7 @@ impl PoseArgs {
 
 /// `studioview pose`.
 pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
-    if let Some(result) = crate::check::source_load(path) {
+    if let Some(result) = crate::model_files::source_load(path) {
         return crate::source_pose_cmd::run_pose(path, result, sequence, args);
     }
     if let Some(option) = args.source_only() {
@@ -209,7 +209,7 @@ fn run_workload(
 
 /// `studioview bench`.
 pub fn run_bench(path: &Path, poses: usize, from_runs: bool, sequence: Option<&str>) -> ExitCode {
-    if let Some(result) = crate::check::source_load(path) {
+    if let Some(result) = crate::model_files::source_load(path) {
         return crate::source_pose_cmd::run_bench(path, result, poses, sequence);
     }
     if sequence.is_some() {

@@ -115,7 +115,7 @@ pub fn rerun_quietly() -> Option<ExitCode> {
 
 fn render(args: &RenderArgs) -> Result<(), String> {
     if let Some(path) = &args.model
-        && let Some(loaded) = crate::check::source_load(path)
+        && let Some(loaded) = crate::model_files::source_load(path)
     {
         let loaded = loaded.map_err(|e| e.to_string())?;
         return render_source(

@@ -23,7 +23,7 @@ fn models(shared: &Path) -> Vec<Option<PathBuf>> {
             // Texture and sequence-group companions (`*t.mdl`, `*NN.mdl`) come with their model.
             .filter(|p| {
                 let head = std::fs::read(p).map(|b| b[..b.len().min(8)].to_vec()).unwrap_or_default();
-                !studioview::check::is_companion(p, &head)
+                !studioview::check::is_companion(&studio_bytes::files::LooseFiles::new(p), &head)
             })
             .collect();
         files.sort();
@@ -148,7 +148,7 @@ type Expected = (String, Vec<Vec<Affine3A>>, (Vec3, Vec3));
 /// The evaluator's model-space bones for each exported animation and key, in export order.
 fn evaluated(path: Option<&Path>) -> Vec<Expected> {
     if let Some(p) = path
-        && let Some(loaded) = studioview::check::source_load(p)
+        && let Some(loaded) = studioview::model_files::source_load(p)
     {
         let model = loaded.unwrap().model;
         let mut evaluator = SourceEvaluator::new(&model);

@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use studio_material::write::{VpkFile, vpk, vtf};
+use studio_archive::write::{VpkFile, vpk};
+use studio_material::write::vtf;
 use studio_render::source::{SourceFrame, render_model};
 use studio_render::{
     GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, Scene,

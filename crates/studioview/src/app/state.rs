@@ -386,12 +386,12 @@ impl AppState {
 
     /// Loads a model from disk; on failure the current model stays and the error is shown.
     fn open(&mut self, path: PathBuf) {
-        match crate::check::source_load(&path) {
+        match crate::model_files::source_load(&path) {
             Some(Ok(loaded)) => return self.open_source(path, loaded),
             Some(Err(error)) => return self.say(Level::Error, error.to_string()),
             None => {}
         }
-        match studio_model::load(&path) {
+        match crate::model_files::goldsrc_load(&path) {
             Ok(loaded) => {
                 self.loaded = Loaded::new(Arc::new(loaded.model), Some(path.clone()), loaded.companions);
                 self.settings.remember(path.clone());

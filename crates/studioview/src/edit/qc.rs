@@ -371,13 +371,13 @@ pub fn source_sequence(model: &SourceModel, s: &studio_source::Sequence) -> Stri
 /// `studioview qc MODEL`: prints the model's QC lines.
 pub fn run(path: &std::path::Path) -> std::process::ExitCode {
     use std::process::ExitCode;
-    let text = match crate::check::source_load(path) {
+    let text = match crate::model_files::source_load(path) {
         Some(Ok(loaded)) => source(&loaded.model),
         Some(Err(error)) => {
             eprintln!("error {error}");
             return ExitCode::FAILURE;
         }
-        None => match studio_model::load(path) {
+        None => match crate::model_files::goldsrc_load(path) {
             Ok(loaded) => goldsrc(&loaded.model),
             Err(error) => {
                 eprintln!("error {error}");

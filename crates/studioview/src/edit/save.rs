@@ -28,11 +28,19 @@ pub enum SaveError {
     /// The Source edits cannot be written into the file.
     #[error(transparent)]
     Source(#[from] studio_source::EditWriteError),
+    /// The target is a file inside an archive, which is never written into.
+    #[error(
+        "{0}: a model inside an archive is not written into the archive; save it with Save As to a folder"
+    )]
+    InArchive(PathBuf),
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it; with `backup`, an existing
 /// file is first copied to `path.bak`.
 fn put(path: &Path, bytes: &[u8], backup: bool) -> Result<(), SaveError> {
+    if crate::model_files::is_archived(path) {
+        return Err(SaveError::InArchive(path.to_path_buf()));
+    }
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| SaveError::Io { path, source }
@@ -142,9 +150,7 @@ fn own_companions(from: &Path, companions: &[PathBuf], path: &Path) -> Vec<(Path
 /// above `path`'s `models/` (as studiomdl writes it), or, outside any game folder, the old name
 /// with only its file name changed.
 fn ani_name(old: &str, ani: &Path, path: &Path) -> String {
-    if let Some(relative) =
-        studio_bytes::files::game_folder(path).and_then(|game| ani.strip_prefix(game).ok())
-    {
+    if let Some(relative) = crate::model_files::game_root(path).and_then(|game| ani.strip_prefix(game).ok()) {
         let parts: Vec<String> =
             relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         return parts.join("/");
@@ -193,8 +199,8 @@ pub fn save_source(
     let bytes = studio_source::write_edits(&original.data.mdl, original, renamed.as_ref().unwrap_or(edited))?;
     put(path, &bytes, backup)?;
     for (companion, target) in &copies {
-        let data =
-            std::fs::read(companion).map_err(|source| SaveError::Io { path: companion.clone(), source })?;
+        let data = crate::model_files::read_origin(companion)
+            .map_err(|source| SaveError::Io { path: companion.clone(), source })?;
         put(target, &data, backup)?;
     }
     Ok(SourceSaved { bytes, companions: copies.into_iter().map(|(_, to)| to).collect(), model: renamed })

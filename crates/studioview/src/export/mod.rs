@@ -195,7 +195,7 @@ pub fn export_model(
     options: &ExportOptions,
     progress: &mut Progress,
 ) -> Result<(ExportModel, Vec<String>), String> {
-    if let Some(loaded) = crate::check::source_load(path) {
+    if let Some(loaded) = crate::model_files::source_load(path) {
         let loaded = loaded.map_err(|e| e.to_string())?;
         let mut doc = crate::source_doc::SourceDoc::new(loaded.model, path.to_path_buf(), loaded.companions);
         return source::export(&mut doc, options, progress);
