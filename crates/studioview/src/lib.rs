@@ -21,3 +21,4 @@ pub mod shown;
 pub mod source_doc;
 pub mod source_pose_cmd;
 pub mod stdout;
+pub mod thumbnail;

@@ -21,6 +21,13 @@ pub enum Command {
     Open(PathBuf),
     /// Load the bundled demo model.
     OpenDemo,
+    /// Open the model `step` places after the open one in its folder (before it for a negative
+    /// step), wrapping round: next and previous model.
+    NextModel(i32),
+    /// Show or hide the model browser.
+    ToggleBrowser,
+    /// Open the model browser on the open model's folder, the model highlighted.
+    ShowInBrowser,
     /// Load the current model's file again.
     Reload,
     /// Play this sequence from its start.

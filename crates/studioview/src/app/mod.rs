@@ -1,6 +1,7 @@
 //! The eframe app: the viewer window. State lives in [`state::AppState`]; panels in [`ui`];
 //! every action is a [`command::Command`].
 
+pub mod browser;
 pub mod command;
 pub mod editing;
 pub mod settings;
@@ -53,6 +54,8 @@ pub struct StudioApp {
     next_frame: Option<Instant>,
     /// Where the last frame put each panel.
     pub layout: Layout,
+    /// The model browser's thumbnails.
+    pub thumbnails: ui::browser::ThumbnailCache,
 }
 
 impl StudioApp {
@@ -130,6 +133,7 @@ impl StudioApp {
             clock: None,
             next_frame: None,
             layout: Layout::default(),
+            thumbnails: Default::default(),
         }
     }
 
@@ -170,7 +174,16 @@ impl StudioApp {
             if i.key_pressed(egui::Key::F) {
                 commands.push(Command::FrameModel);
             }
+            if i.key_pressed(egui::Key::PageDown) {
+                commands.push(Command::NextModel(1));
+            }
+            if i.key_pressed(egui::Key::PageUp) {
+                commands.push(Command::NextModel(-1));
+            }
         });
+        if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::B)) {
+            commands.push(Command::ToggleBrowser);
+        }
         if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O)) {
             ui::menu::open_dialog(&mut self.state, commands);
         }
@@ -337,6 +350,7 @@ impl StudioApp {
             self.state.pending = Some(Command::Quit);
         }
         self.dialogs(&ctx, &mut commands);
+        ui::browser::browser_ui(&ctx, &mut self.state, &mut self.thumbnails, &mut commands);
         for command in commands {
             self.state.apply(command);
         }

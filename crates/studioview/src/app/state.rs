@@ -152,6 +152,8 @@ pub struct AppState {
     pub qc_offer: Option<String>,
     /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
     pub backed_up: Vec<PathBuf>,
+    /// The model browser.
+    pub browser: crate::app::browser::Browser,
     /// Counts loads, so the viewport knows a different model from an edited one.
     pub(crate) load_id: u64,
     /// Counts edits that change what the viewport uploads (texture flags).
@@ -194,6 +196,7 @@ impl AppState {
             quit: false,
             qc_offer: None,
             backed_up: Vec::new(),
+            browser: Default::default(),
             load_id: 0,
             scene_generation: 0,
             discarding: false,
@@ -505,6 +508,14 @@ impl AppState {
 
     /// Carries out a command.
     pub fn apply(&mut self, command: Command) {
+        if let Command::NextModel(step) = command {
+            // The model next to this one, opened as any other (asking first about edits).
+            match self.path().and_then(|p| crate::model_files::sibling(p, step)) {
+                Some(path) => self.apply(Command::Open(path)),
+                None => self.say(Level::Info, "no other model in this model's folder"),
+            }
+            return;
+        }
         if !self.discarding && self.discards_edits(&command) {
             self.pending = Some(command);
             return;
@@ -518,14 +529,22 @@ impl AppState {
         let frames = |s: &Self| s.model().sequences.get(s.sequence).map_or(1, |q| q.frames());
         match command {
             Command::Open(path) => self.open(path),
+            Command::ToggleBrowser => self.browser.open = !self.browser.open,
+            Command::ShowInBrowser => match self.path().map(std::path::Path::to_path_buf) {
+                Some(path) => self.browser.reveal(&path),
+                None => self.browser.open = true,
+            },
+            Command::NextModel(_) => {}
             Command::OpenDemo => {
                 let settings = std::mem::take(&mut self.settings);
                 let messages = std::mem::take(&mut self.messages);
                 let backed_up = std::mem::take(&mut self.backed_up);
+                let browser = std::mem::take(&mut self.browser);
                 let load_id = self.load_id;
                 *self = Self::demo(settings);
                 self.messages = messages;
                 self.backed_up = backed_up;
+                self.browser = browser;
                 // Another model for the viewport, whatever the new state counted.
                 self.load_id = load_id + 1;
             }

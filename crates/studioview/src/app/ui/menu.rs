@@ -1,5 +1,5 @@
-//! The menu bar: File (open, demo, reload, recent files, save, export, screenshot, quit), Edit
-//! (undo, redo, QC lines) and View.
+//! The menu bar: File (open, demo, reload, model browser, next and previous model, recent files,
+//! save, export, screenshot, quit), Edit (undo, redo, QC lines) and View.
 
 use super::Commands;
 use crate::app::command::Command;
@@ -116,6 +116,31 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 commands.push(Command::Reload);
                 ui.close();
             }
+            ui.separator();
+            if ui.add(egui::Button::new("Model browser…").shortcut_text("Ctrl+B")).clicked() {
+                commands.push(Command::ToggleBrowser);
+                ui.close();
+            }
+            if ui.add_enabled(state.path().is_some(), egui::Button::new("Show in model browser")).clicked() {
+                commands.push(Command::ShowInBrowser);
+                ui.close();
+            }
+            let has_path = state.path().is_some();
+            if ui
+                .add_enabled(has_path, egui::Button::new("Next model in folder").shortcut_text("Page Down"))
+                .clicked()
+            {
+                commands.push(Command::NextModel(1));
+                ui.close();
+            }
+            if ui
+                .add_enabled(has_path, egui::Button::new("Previous model in folder").shortcut_text("Page Up"))
+                .clicked()
+            {
+                commands.push(Command::NextModel(-1));
+                ui.close();
+            }
+            ui.separator();
             ui.menu_button("Recent files", |ui| {
                 if state.settings.recent.is_empty() {
                     ui.label("none yet");
@@ -163,6 +188,24 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 ui.close();
             }
         });
+        let has_path = state.path().is_some();
+        if ui
+            .add_enabled(has_path, egui::Button::new("< Prev"))
+            .on_hover_text("Previous model in folder (Page Up)")
+            .clicked()
+        {
+            commands.push(Command::NextModel(-1));
+        }
+        if ui
+            .add_enabled(has_path, egui::Button::new("Next >"))
+            .on_hover_text("Next model in folder (Page Down)")
+            .clicked()
+        {
+            commands.push(Command::NextModel(1));
+        }
+        if ui.button("Browse").on_hover_text("The model browser (Ctrl+B)").clicked() {
+            commands.push(Command::ToggleBrowser);
+        }
         let name = match state.path() {
             Some(path) => path.display().to_string(),
             None => "demo model".to_owned(),

@@ -1,5 +1,6 @@
 //! The viewer's panels, one file each. Each reads [`AppState`] and pushes [`Command`]s.
 
+pub mod browser;
 pub mod controls;
 pub mod display;
 pub mod fit;

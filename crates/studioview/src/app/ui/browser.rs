@@ -1,0 +1,418 @@
+//! The model browser's window: game folders (the open model's, then those added), a search over
+//! paths, sequence names and activities, a filter by game folder or archive, a tree of folders,
+//! and a grid of thumbnails of the models shown (only the rows in view are laid out and asked
+//! for). A click opens a model; its menu copies the path map editors want (`models/…`).
+//! Thumbnails are made on a thread ([`crate::thumbnail`]) and kept as textures up to a cap, the
+//! least recently shown given back first.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::Commands;
+use crate::app::browser::Browser;
+use crate::app::command::Command;
+use crate::app::state::AppState;
+use crate::catalog::Entry;
+use crate::thumbnail::{SIZE, Thumbnails};
+
+/// Most thumbnails kept as textures: 256 × 48 KiB.
+pub const TEXTURE_CAP: usize = 256;
+/// A grid cell: the thumbnail and a line of its name.
+const CELL: egui::Vec2 = egui::vec2(SIZE.0 as f32 + 8.0, SIZE.1 as f32 + 24.0);
+
+/// Thumbnails as textures, and the worker that makes them.
+#[derive(Default)]
+pub struct ThumbnailCache {
+    worker: Option<Thumbnails>,
+    /// Each model's texture and the frame it was last shown in.
+    textures: HashMap<PathBuf, (egui::TextureHandle, u64)>,
+    /// Models that could not be drawn, with why.
+    failed: HashMap<PathBuf, String>,
+    frame: u64,
+    /// Where thumbnails are cached on disk (`None`: the default place).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl ThumbnailCache {
+    /// Textures held now.
+    pub fn held(&self) -> usize {
+        self.textures.len()
+    }
+
+    /// The worker, once started.
+    pub fn worker(&self) -> Option<&Thumbnails> {
+        self.worker.as_ref()
+    }
+
+    /// Whether `path` has its thumbnail as a texture.
+    pub fn has(&self, path: &Path) -> bool {
+        self.textures.contains_key(path)
+    }
+
+    /// Takes what the worker made into textures, and gives back the least recently shown beyond
+    /// the cap.
+    fn collect(&mut self, ctx: &egui::Context) {
+        self.frame += 1;
+        let Some(worker) = &mut self.worker else { return };
+        for made in worker.poll() {
+            match made.image {
+                Ok(image) => {
+                    let size = [image.width as usize, image.height as usize];
+                    let color = egui::ColorImage::from_rgba_unmultiplied(size, &image.pixels);
+                    let name = format!("thumbnail {}", made.path.display());
+                    let texture = ctx.load_texture(name, color, egui::TextureOptions::LINEAR);
+                    self.textures.insert(made.path, (texture, self.frame));
+                }
+                Err(error) => {
+                    self.failed.insert(made.path, error);
+                }
+            }
+        }
+        self.evict(TEXTURE_CAP);
+    }
+
+    /// Gives back the textures least recently shown beyond `cap`.
+    fn evict(&mut self, cap: usize) {
+        while self.textures.len() > cap {
+            let Some(oldest) =
+                self.textures.iter().min_by_key(|(_, (_, shown))| *shown).map(|(p, _)| p.clone())
+            else {
+                break;
+            };
+            self.textures.remove(&oldest);
+        }
+    }
+
+    /// The texture of `path`, asked for when it has none (and is not being made or failed).
+    fn texture(
+        &mut self,
+        ctx: &egui::Context,
+        path: &Path,
+        extra: &[PathBuf],
+    ) -> Option<egui::TextureHandle> {
+        if let Some((texture, shown)) = self.textures.get_mut(path) {
+            *shown = self.frame;
+            return Some(texture.clone());
+        }
+        if self.failed.contains_key(path) {
+            return None;
+        }
+        let worker = self.worker.get_or_insert_with(|| {
+            let ctx = ctx.clone();
+            let cache = self.cache_dir.clone().or_else(crate::thumbnail::default_cache);
+            Thumbnails::start(cache, extra.to_vec(), Box::new(move || ctx.request_repaint()))
+        });
+        if !worker.is_pending(path) {
+            worker.want(path);
+        }
+        None
+    }
+}
+
+/// The browser's window, when open.
+pub fn browser_ui(
+    ctx: &egui::Context,
+    state: &mut AppState,
+    cache: &mut ThumbnailCache,
+    commands: &mut Commands,
+) {
+    if !state.browser.open {
+        return;
+    }
+    let roots = browser_roots(state);
+    let wake = {
+        let ctx = ctx.clone();
+        move || ctx.request_repaint()
+    };
+    state.browser.show_roots(roots, wake);
+    let indexing = state.browser.poll();
+    cache.collect(ctx);
+    let mut open = true;
+    let extra = state.settings.game_folders.clone();
+    egui::Window::new("Model browser").open(&mut open).default_size([900.0, 620.0]).show(ctx, |ui| {
+        folders_ui(ui, state, commands);
+        ui.horizontal(|ui| {
+            ui.label("Search");
+            ui.add(
+                egui::TextEdit::singleline(&mut state.browser.search)
+                    .hint_text("name, path, sequence or activity")
+                    .desired_width(260.0),
+            );
+            let filters = state.browser.filters();
+            let shown =
+                filters.iter().find(|(f, _)| *f == state.browser.filter).map_or("", |(_, n)| n.as_str());
+            egui::ComboBox::from_id_salt("browser filter")
+                .selected_text(shown.to_owned())
+                .width(260.0)
+                .show_ui(ui, |ui| {
+                    for (filter, name) in filters {
+                        ui.selectable_value(&mut state.browser.filter, filter, name);
+                    }
+                });
+            if ui.button("Refresh").clicked() {
+                let ctx = ui.ctx().clone();
+                state.browser.refresh(move || ctx.request_repaint());
+            }
+            let making = cache.worker().map_or(0, Thumbnails::in_progress);
+            if indexing {
+                ui.spinner();
+                ui.label("indexing…");
+            } else if making > 0 {
+                ui.spinner();
+                ui.label(format!("{making} thumbnail(s) to make"));
+            }
+        });
+        if let Some(index) = &state.browser.index {
+            for error in &index.broken {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 110, 110),
+                    format!("archive not read: {error}"),
+                );
+            }
+        }
+        ui.separator();
+        egui::Panel::left("browser tree").resizable(true).default_size(220.0).size_range(160.0..=420.0).show(
+            ui,
+            |ui| {
+                tree_ui(ui, &mut state.browser);
+            },
+        );
+        egui::CentralPanel::default().show(ui, |ui| grid_ui(ui, state, cache, &extra, commands));
+    });
+    if !open {
+        state.browser.open = false;
+    }
+}
+
+/// The game folders the browser shows: the open model's, then those added.
+fn browser_roots(state: &AppState) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = state.path().and_then(crate::model_files::game_root).into_iter().collect();
+    for extra in &state.settings.game_folders {
+        if !roots.contains(extra) {
+            roots.push(extra.clone());
+        }
+    }
+    roots
+}
+
+/// The game folders, with a field to add one.
+fn folders_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Game folders:");
+        if let Some(own) = state.path().and_then(crate::model_files::game_root) {
+            ui.label(egui::RichText::new(own.display().to_string()).strong())
+                .on_hover_text("the open model's");
+        }
+        let extra = state.settings.game_folders.clone();
+        for folder in &extra {
+            ui.label(folder.display().to_string());
+            if ui.small_button("✕").on_hover_text("stop showing this folder").clicked() {
+                commands
+                    .push(Command::SetGameFolders(extra.iter().filter(|f| *f != folder).cloned().collect()));
+            }
+        }
+        let id = egui::Id::unique("browser folder to add");
+        let mut text: String = ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
+        ui.add(egui::TextEdit::singleline(&mut text).hint_text("add a game folder").desired_width(220.0));
+        let path = PathBuf::from(text.trim());
+        if ui.add_enabled(path.is_dir(), egui::Button::new("Add")).clicked() {
+            let mut folders = extra.clone();
+            folders.push(path);
+            commands.push(Command::SetGameFolders(folders));
+            text.clear();
+        }
+        ui.data_mut(|d| d.insert_temp(id, text));
+    });
+}
+
+/// The tree of folders: a click shows that folder's models.
+fn tree_ui(ui: &mut egui::Ui, browser: &mut Browser) {
+    let Some(index) = &browser.index else { return };
+    let folders: Vec<(String, usize)> = index.folders.iter().map(|(f, m)| (f.clone(), m.len())).collect();
+    let all = index.entries.len();
+    egui::ScrollArea::vertical().id_salt("browser tree scroll").show(ui, |ui| {
+        if ui.selectable_label(browser.folder.is_none(), format!("All models ({all})")).clicked() {
+            browser.folder = None;
+        }
+        branch(ui, browser, &folders, "");
+    });
+}
+
+/// The folders below `parent` (`""`: the top), each collapsible, with the count of models in it.
+fn branch(ui: &mut egui::Ui, browser: &mut Browser, folders: &[(String, usize)], parent: &str) {
+    let prefix = if parent.is_empty() { String::new() } else { format!("{parent}/") };
+    let mut children: Vec<&str> = folders
+        .iter()
+        .filter_map(|(f, _)| f.strip_prefix(&prefix).filter(|_| f.len() > prefix.len() || parent.is_empty()))
+        .filter_map(|rest| rest.split('/').next())
+        .filter(|c| !c.is_empty())
+        .collect();
+    children.dedup();
+    for child in children {
+        let full = format!("{prefix}{child}");
+        let count = folders.iter().find(|(f, _)| *f == full).map_or(0, |(_, n)| *n);
+        let has_children = folders.iter().any(|(f, _)| f.starts_with(&format!("{full}/")));
+        let label = if count > 0 { format!("{child} ({count})") } else { child.to_owned() };
+        let picked = browser.folder.as_deref() == Some(full.as_str());
+        if has_children {
+            let open = browser.folder.as_deref().is_some_and(|f| f.starts_with(&format!("{full}/")));
+            let id = ui.make_persistent_id(("browser folder", &full));
+            let mut header =
+                egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false);
+            if open {
+                header.set_open(true);
+            }
+            header
+                .show_header(ui, |ui| {
+                    if ui.selectable_label(picked, label).clicked() {
+                        browser.folder = Some(full.clone());
+                    }
+                })
+                .body(|ui| branch(ui, browser, folders, &full));
+        } else if ui.selectable_label(picked, label).clicked() {
+            browser.folder = Some(full);
+        }
+    }
+}
+
+/// The grid of the models shown, only the rows in view laid out.
+fn grid_ui(
+    ui: &mut egui::Ui,
+    state: &mut AppState,
+    cache: &mut ThumbnailCache,
+    extra: &[PathBuf],
+    commands: &mut Commands,
+) {
+    let shown = state.browser.shown();
+    let Some(index) = &state.browser.index else {
+        ui.label("Indexing the game folders…");
+        return;
+    };
+    ui.label(format!("{} model(s)", shown.len()));
+    let columns = ((ui.available_width() / CELL.x).floor() as usize).max(1);
+    let rows = shown.len().div_ceil(columns);
+    let current = state.path().map(Path::to_path_buf);
+    let reveal_row = state
+        .browser
+        .reveal
+        .as_ref()
+        .and_then(|r| shown.iter().position(|&i| index.entries[i].path == *r))
+        .map(|at| at / columns);
+    let mut scroll = egui::ScrollArea::vertical().id_salt("browser grid").auto_shrink([false, false]);
+    if let Some(row) = reveal_row {
+        scroll = scroll.vertical_scroll_offset(row as f32 * (CELL.y + ui.spacing().item_spacing.y));
+        state.browser.reveal = None;
+    }
+    scroll.show_rows(ui, CELL.y, rows, |ui, range| {
+        for row in range {
+            ui.horizontal(|ui| {
+                for &i in shown.iter().skip(row * columns).take(columns) {
+                    let entry = &index.entries[i];
+                    let highlighted = current.as_deref() == Some(entry.path.as_path());
+                    let texture = cache.texture(ui.ctx(), &entry.path, extra);
+                    let failed = cache.failed.get(&entry.path).cloned();
+                    cell_ui(ui, entry, texture, failed, highlighted, commands);
+                }
+            });
+        }
+    });
+}
+
+/// One model: its thumbnail (or a spinner while it is made) and its name; a click opens it.
+fn cell_ui(
+    ui: &mut egui::Ui,
+    entry: &Entry,
+    texture: Option<egui::TextureHandle>,
+    failed: Option<String>,
+    highlighted: bool,
+    commands: &mut Commands,
+) {
+    let name = entry.relative.rsplit('/').next().unwrap_or(&entry.relative).to_owned();
+    let (rect, response) = ui.allocate_exact_size(CELL, egui::Sense::click());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+    let image_rect =
+        egui::Rect::from_min_size(rect.min + egui::vec2(4.0, 2.0), egui::vec2(SIZE.0 as f32, SIZE.1 as f32));
+    if ui.is_rect_visible(rect) {
+        let visuals = ui.style().interact_selectable(&response, highlighted);
+        ui.painter().rect_filled(rect, 3.0, visuals.weak_bg_fill);
+        match (&texture, &failed) {
+            (Some(texture), _) => {
+                egui::Image::new((texture.id(), image_rect.size())).paint_at(ui, image_rect);
+            }
+            (None, Some(_)) => {
+                ui.painter().text(
+                    image_rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    "no preview",
+                    egui::FontId::proportional(12.0),
+                    ui.visuals().weak_text_color(),
+                );
+            }
+            (None, None) => {
+                egui::Spinner::new()
+                    .paint_at(ui, egui::Rect::from_center_size(image_rect.center(), egui::vec2(16.0, 16.0)));
+            }
+        }
+        let font = egui::FontId::proportional(12.0);
+        let text =
+            super::fit::elide_middle(ui.ctx(), &name, &font, CELL.x - 6.0).unwrap_or_else(|| name.clone());
+        ui.painter().text(
+            egui::pos2(rect.center().x, image_rect.max.y + 3.0),
+            egui::Align2::CENTER_TOP,
+            text,
+            font,
+            visuals.text_color(),
+        );
+    }
+    let summary = match &entry.summary {
+        Ok(s) => format!(
+            "{} {}, {} bones, {} sequences, {} bytes",
+            s.format.name(),
+            s.version,
+            s.bones,
+            s.sequences,
+            s.size
+        ),
+        Err(e) => e.clone(),
+    };
+    let hover = match &failed {
+        Some(why) => format!("{}\n{summary}\nno preview: {why}", entry.path.display()),
+        None => format!("{}\n{summary}", entry.path.display()),
+    };
+    let response = response.on_hover_text(hover);
+    if response.clicked() {
+        commands.push(Command::Open(entry.path.clone()));
+    }
+    response.context_menu(|ui| {
+        if ui.button(format!("Copy {}", entry.relative)).clicked() {
+            ui.ctx().copy_text(entry.relative.clone());
+            ui.close();
+        }
+        if ui.button("Copy the full path").clicked() {
+            ui.ctx().copy_text(entry.path.display().to_string());
+            ui.close();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn textures_beyond_the_cap_are_given_back_least_recently_shown_first() {
+        let ctx = egui::Context::default();
+        let mut cache = ThumbnailCache::default();
+        for i in 0..10u64 {
+            let texture =
+                ctx.load_texture(format!("t{i}"), egui::ColorImage::example(), egui::TextureOptions::LINEAR);
+            // Shown in the order 0..10, except 2, shown last.
+            let shown = if i == 2 { 100 } else { i };
+            cache.textures.insert(PathBuf::from(format!("m{i}.mdl")), (texture, shown));
+        }
+        cache.evict(4);
+        let mut kept: Vec<String> = cache.textures.keys().map(|p| p.display().to_string()).collect();
+        kept.sort();
+        assert_eq!(kept, ["m2.mdl", "m7.mdl", "m8.mdl", "m9.mdl"]);
+    }
+}
