@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::directory::Directory;
 use crate::pak::Pak;
 use crate::vpk::Vpk;
 
@@ -28,41 +29,37 @@ impl Archive {
         }
     }
 
+    /// The files it holds.
+    pub fn directory(&self) -> &Directory {
+        match self {
+            Archive::Vpk(v) => v.directory(),
+            Archive::Pak(p) => p.directory(),
+        }
+    }
+
     /// Files in it.
     pub fn len(&self) -> usize {
-        match self {
-            Archive::Vpk(v) => v.len(),
-            Archive::Pak(p) => p.len(),
-        }
+        self.directory().len()
     }
 
     /// Whether it holds no file.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.directory().is_empty()
     }
 
     /// Whether it holds `path` (any case, `/` or `\`).
     pub fn contains(&self, path: &str) -> bool {
-        match self {
-            Archive::Vpk(v) => v.contains(path),
-            Archive::Pak(p) => p.contains(path),
-        }
+        self.directory().contains(path)
     }
 
     /// The path of the file at `path` (any case, `/` or `\`) as the archive spells it.
     pub fn name_of(&self, path: &str) -> Option<&str> {
-        match self {
-            Archive::Vpk(v) => v.name_of(path),
-            Archive::Pak(p) => p.name_of(path),
-        }
+        self.directory().name_of(path)
     }
 
     /// Every file: its path and size.
-    pub fn files(&self) -> Box<dyn Iterator<Item = (&str, u64)> + '_> {
-        match self {
-            Archive::Vpk(v) => Box::new(v.files()),
-            Archive::Pak(p) => Box::new(p.files()),
-        }
+    pub fn files(&self) -> impl ExactSizeIterator<Item = (&str, u64)> + '_ {
+        self.directory().files()
     }
 
     /// The bytes of `path`; `None` when it is not in the archive, `Err` when it cannot be read.

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::error::Error;
+use crate::error::{Error, truncated};
 
 /// An archive file's bytes.
 #[derive(Clone, Debug)]
@@ -41,17 +41,10 @@ impl Backing {
         len: u64,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        let end = offset.checked_add(len).filter(|&end| end <= self.len()).ok_or_else(|| {
-            Error::new(
-                record,
-                offset,
-                format!(
-                    "{len} {} needed here, but the file ends at byte {}",
-                    studio_bytes::bytes_word(len),
-                    self.len()
-                ),
-            )
-        })?;
+        let end = offset
+            .checked_add(len)
+            .filter(|&end| end <= self.len())
+            .ok_or_else(|| truncated(record, offset, len, self.len()))?;
         let count = usize::try_from(len).map_err(|_| Error::new(record, offset, "too large to read"))?;
         match self {
             Backing::Memory(bytes) => {

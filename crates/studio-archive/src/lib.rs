@@ -17,6 +17,7 @@
 
 pub mod archive;
 mod backing;
+pub mod directory;
 pub mod error;
 pub mod files;
 pub mod game;
@@ -26,6 +27,7 @@ pub mod vpk;
 pub mod write;
 
 pub use archive::{Archive, is_pak};
+pub use directory::Directory;
 pub use error::{Error, Result};
 pub use files::GameFiles;
 pub use game::{GameFolders, archive_paths};

@@ -4,12 +4,12 @@
 //!
 //! Opening one reads its header and directory; a file's data is read when it is asked for.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::backing::Backing;
+use crate::directory::Directory;
 use crate::error::{Error, Result};
-use crate::vpk::{MAX_ENTRY, key};
+use crate::vpk::MAX_ENTRY;
 
 /// Size of a directory entry.
 const ENTRY: u64 = 64;
@@ -29,8 +29,8 @@ pub struct Pak {
     pub path: PathBuf,
     file: Backing,
     entries: Vec<Entry>,
-    /// Entry by lower-case path with `/`.
-    index: HashMap<String, usize>,
+    /// The files, numbered as `entries`.
+    directory: Directory,
 }
 
 /// A little-endian i32 from 4 bytes.
@@ -90,11 +90,8 @@ impl Pak {
             }
             entries.push(Entry { name, offset: data, length: len });
         }
-        let mut index = HashMap::with_capacity(entries.len());
-        for (i, entry) in entries.iter().enumerate() {
-            index.entry(key(&entry.name)).or_insert(i);
-        }
-        Ok(Self { path, file, entries, index })
+        let directory = Directory::new(entries.iter().map(|e| (e.name.clone(), u64::from(e.length))));
+        Ok(Self { path, file, entries, directory })
     }
 
     /// Reads an archive held in memory.
@@ -108,29 +105,9 @@ impl Pak {
         Self::new(path.to_path_buf(), file).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Files in the archive.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether it holds no file.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Whether it holds `path` (any case, `/` or `\`).
-    pub fn contains(&self, path: &str) -> bool {
-        self.index.contains_key(&key(path))
-    }
-
-    /// The path of the file at `path` (any case, `/` or `\`) as the archive spells it.
-    pub fn name_of(&self, path: &str) -> Option<&str> {
-        Some(self.entries[*self.index.get(&key(path))?].name.as_str())
-    }
-
-    /// Every file: its path as the directory spells it, and its size in bytes.
-    pub fn files(&self) -> impl ExactSizeIterator<Item = (&str, u64)> + '_ {
-        self.entries.iter().map(|e| (e.name.as_str(), u64::from(e.length)))
+    /// The files it holds.
+    pub fn directory(&self) -> &Directory {
+        &self.directory
     }
 
     /// The bytes of `path`; `None` when the archive does not hold it.
@@ -145,7 +122,7 @@ impl Pak {
         offset: u64,
         len: u64,
     ) -> Option<std::result::Result<Vec<u8>, String>> {
-        let entry = &self.entries[*self.index.get(&key(path))?];
+        let entry = &self.entries[self.directory.find(path)?];
         if entry.length > MAX_ENTRY {
             return Some(Err(format!(
                 "{}: {}: {} bytes is more than {MAX_ENTRY}",

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::backing::Backing;
+use crate::directory::Directory;
 use crate::error::{Error, Result, slice, u16_at, u32_at};
 
 /// The signature.
@@ -52,8 +53,8 @@ pub struct Vpk {
     /// Where data stored in the directory file starts.
     data_start: u64,
     entries: Vec<Entry>,
-    /// Entry by lower-case path with `/`.
-    index: HashMap<String, usize>,
+    /// The files, numbered as `entries`.
+    directory: Directory,
     /// The numbered archives opened so far.
     archives: Mutex<HashMap<u16, Backing>>,
 }
@@ -164,12 +165,8 @@ impl Vpk {
     fn new(path: PathBuf, tree: Vec<u8>, dir: Backing) -> Result<Self> {
         let (header, tree_end) = header(&tree, dir.len())?;
         let entries = entries(&tree, header, tree_end)?;
-        let mut index = HashMap::with_capacity(entries.len());
-        for (i, entry) in entries.iter().enumerate() {
-            // The first of two spellings of one path wins, as a lookup would find it.
-            index.entry(key(&entry.name)).or_insert(i);
-        }
-        Ok(Self { path, tree, dir, data_start: tree_end, entries, index, archives: Mutex::default() })
+        let directory = Directory::new(entries.iter().map(|e| (e.name.clone(), size(e))));
+        Ok(Self { path, tree, dir, data_start: tree_end, entries, directory, archives: Mutex::default() })
     }
 
     /// Reads a directory file held in memory (`path` names it, for its numbered archives).
@@ -188,29 +185,9 @@ impl Vpk {
         Self::new(path.to_path_buf(), tree, dir).map_err(|e| failed(e.to_string()))
     }
 
-    /// Files in the archive.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether it holds no file.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Whether it holds `path` (any case, `/` or `\`).
-    pub fn contains(&self, path: &str) -> bool {
-        self.index.contains_key(&key(path))
-    }
-
-    /// The path of the file at `path` (any case, `/` or `\`) as the archive spells it.
-    pub fn name_of(&self, path: &str) -> Option<&str> {
-        Some(self.entries[*self.index.get(&key(path))?].name.as_str())
-    }
-
-    /// Every file: its path as the tree spells it, and its size in bytes.
-    pub fn files(&self) -> impl ExactSizeIterator<Item = (&str, u64)> + '_ {
-        self.entries.iter().map(|e| (e.name.as_str(), size(e)))
+    /// The files it holds.
+    pub fn directory(&self) -> &Directory {
+        &self.directory
     }
 
     /// The archive file of index `index`: `name_dir.vpk` → `name_NNN.vpk`.
@@ -223,7 +200,7 @@ impl Vpk {
     /// The bytes of `path`: its preload, then its data from the directory file or its archive.
     /// `None` when the archive does not hold it; `Err` when it cannot be read.
     pub fn read(&self, path: &str) -> Option<std::result::Result<Vec<u8>, String>> {
-        let entry = &self.entries[*self.index.get(&key(path))?];
+        let entry = &self.entries[self.directory.find(path)?];
         Some(self.read_range(entry, 0, size(entry)))
     }
 
@@ -234,7 +211,7 @@ impl Vpk {
         offset: u64,
         len: u64,
     ) -> Option<std::result::Result<Vec<u8>, String>> {
-        let entry = &self.entries[*self.index.get(&key(path))?];
+        let entry = &self.entries[self.directory.find(path)?];
         let offset = offset.min(size(entry));
         Some(self.read_range(entry, offset, len.min(size(entry) - offset)))
     }
@@ -293,9 +270,4 @@ impl Vpk {
 /// A file's size: its preload and its data.
 fn size(entry: &Entry) -> u64 {
     (entry.preload.1 - entry.preload.0) as u64 + u64::from(entry.length)
-}
-
-/// The lookup key of a path: lower case, `/`, no leading `/`.
-pub(crate) fn key(path: &str) -> String {
-    path.replace('\\', "/").trim_start_matches('/').to_ascii_lowercase()
 }

@@ -5,22 +5,16 @@
 //! each archive give an error with a place or a result, never a panic or an allocation out of
 //! proportion.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use studio_archive::write::{VpkFile, pak, vpk};
 use studio_archive::{Archive, ArchivePath, GameFiles, GameFolders, Pak, Vpk, archive_paths};
 use studio_bytes::files::FileSet;
-use studio_testing::{read_guarded, robust};
+use studio_testing::{read_guarded, robust, write_below};
 
 fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
-}
-
-fn write(root: &Path, relative: &str, bytes: &[u8]) {
-    let path = root.join(relative);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
 }
 
 fn files() -> Vec<(String, Vec<u8>)> {
@@ -49,8 +43,8 @@ fn vpks_of_both_versions_give_back_their_files_and_parts() {
                 std::fs::write(dir.join(format!("pak{version}{separate}_000.vpk")), &archive).unwrap();
             }
             let vpk = Vpk::open(&path).unwrap();
-            assert_eq!(vpk.len(), 3);
-            let listed: Vec<(&str, u64)> = vpk.files().collect();
+            assert_eq!(vpk.directory().len(), 3);
+            let listed: Vec<(&str, u64)> = vpk.directory().files().collect();
             for (name, bytes) in &owned {
                 assert_eq!(&vpk.read(name).unwrap().unwrap(), bytes, "v{version} {name}");
                 assert!(listed.contains(&(name.as_str(), bytes.len() as u64)), "{listed:?}");
@@ -62,7 +56,7 @@ fn vpks_of_both_versions_give_back_their_files_and_parts() {
                     assert_eq!(part, bytes[start..end], "v{version} {name} {offset}+{len}");
                 }
             }
-            assert!(vpk.contains("MODELS\\Props\\Crate.MDL"), "any case, either separator");
+            assert!(vpk.directory().contains("MODELS\\Props\\Crate.MDL"), "any case, either separator");
             assert!(vpk.read("materials/none.vmt").is_none());
         }
     }
@@ -182,7 +176,7 @@ fn opening_an_archive_reads_its_directory_not_its_data() {
 #[test]
 fn game_folders_search_loose_files_then_vpks_by_name_then_paks_from_the_highest() {
     let game = scratch("search-order");
-    write(&game, "models/loose.mdl", b"loose");
+    write_below(&game, "models/loose.mdl", b"loose");
     let file = |bytes: &'static [u8]| VpkFile { path: "models/both.mdl", bytes, preload: 0 };
     std::fs::write(game.join("zz_dir.vpk"), vpk(1, &[file(b"zz")], false).0).unwrap();
     std::fs::write(game.join("aa_dir.vpk"), vpk(2, &[file(b"aa")], false).0).unwrap();
@@ -221,7 +215,7 @@ fn a_models_files_are_found_beside_it_loose_first_then_in_the_archives() {
     let (dir_bytes, archive) = vpk(2, &entries, true);
     std::fs::write(game.join("pak01_dir.vpk"), dir_bytes).unwrap();
     std::fs::write(game.join("pak01_000.vpk"), archive).unwrap();
-    write(&game, "Models/Props/Crate.VVD", b"loose vvd");
+    write_below(&game, "Models/Props/Crate.VVD", b"loose vvd");
     let path = game.join("pak01_dir.vpk:models/props/crate.mdl");
     let files = GameFiles::open(&path, &[]).unwrap();
     assert_eq!(files.path(), path);
@@ -245,7 +239,7 @@ fn a_models_files_are_found_beside_it_loose_first_then_in_the_archives() {
         format!("{}, then the game's 1 archive(s)", game.join("models/props/crate.phy").display())
     );
     // A loose model of the game finds a companion the archive holds.
-    write(&game, "models/props/crate.mdl", b"loose mdl");
+    write_below(&game, "models/props/crate.mdl", b"loose mdl");
     let loose = GameFiles::loose(&game.join("models/props/crate.mdl"), Arc::clone(files.game()));
     assert_eq!(loose.main().unwrap(), b"loose mdl");
     assert_eq!(loose.beside("crate.dx90.vtx").unwrap().bytes, b"vtx in the archive");

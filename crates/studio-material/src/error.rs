@@ -1,52 +1,5 @@
-//! Errors with a place: the record being read and the byte offset in its file.
+//! Errors with a place: the record being read and the byte offset in its file. The type and the
+//! bounds-checked reads are studio-archive's, which the archives of a game folder share.
 
-/// A problem in a material, texture or archive file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{record} at byte {offset}: {problem}")]
-pub struct Error {
-    /// What was being read (`VTF header`, `VPK tree`, `KeyValues`, …).
-    pub record: &'static str,
-    /// Byte offset in the file.
-    pub offset: u64,
-    /// What is wrong.
-    pub problem: String,
-}
-
-impl Error {
-    /// An error in `record` at `offset`.
-    pub fn new(record: &'static str, offset: u64, problem: impl Into<String>) -> Self {
-        Self { record, offset, problem: problem.into() }
-    }
-}
-
-/// The result of reading.
-pub type Result<T> = std::result::Result<T, Error>;
-
-/// `len` bytes at `offset` of `bytes`, or an error naming `record`.
-pub(crate) fn slice<'a>(bytes: &'a [u8], record: &'static str, offset: u64, len: u64) -> Result<&'a [u8]> {
-    let end = offset.checked_add(len);
-    end.filter(|&end| end <= bytes.len() as u64)
-        .and_then(|end| bytes.get(usize::try_from(offset).ok()?..usize::try_from(end).ok()?))
-        .ok_or_else(|| {
-            Error::new(
-                record,
-                offset,
-                format!(
-                    "{len} bytes are needed, the file has {}",
-                    (bytes.len() as u64).saturating_sub(offset)
-                ),
-            )
-        })
-}
-
-/// A little-endian `u32` at `offset`.
-pub(crate) fn u32_at(bytes: &[u8], record: &'static str, offset: u64) -> Result<u32> {
-    let b = slice(bytes, record, offset, 4)?;
-    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-/// A little-endian `u16` at `offset`.
-pub(crate) fn u16_at(bytes: &[u8], record: &'static str, offset: u64) -> Result<u16> {
-    let b = slice(bytes, record, offset, 2)?;
-    Ok(u16::from_le_bytes([b[0], b[1]]))
-}
+pub use studio_archive::error::{Error, Result};
+pub(crate) use studio_archive::error::{slice, u16_at, u32_at};

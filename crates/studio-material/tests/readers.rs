@@ -4,12 +4,12 @@
 //! or a result, never a panic or an allocation out of proportion. (The archives' own tests are
 //! studio-archive's.)
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use studio_archive::write::{VpkFile, vpk};
 use studio_material::write::vtf;
 use studio_material::{Format, GameFolders, find_material, parse_vmt, parse_vtf};
-use studio_testing::robust;
+use studio_testing::{robust, write_below};
 
 /// A `w × h` BGRA8888 image whose texel (x, y) is (x, y, mip, 255).
 fn bgra(w: u16, h: u16, mip: u8) -> Vec<u8> {
@@ -82,24 +82,18 @@ fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
-fn write(root: &Path, relative: &str, bytes: &[u8]) {
-    let path = root.join(relative);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
-
 #[test]
 fn materials_are_found_loose_in_archives_and_through_patches() {
     let game = scratch("lookup");
     // Loose, in another case than the model writes it.
-    write(
+    write_below(
         &game,
         "Materials/Models/Loose/Skin.vmt",
         br#"VertexLitGeneric { $basetexture "models/loose/skin" $nocull 1 }"#,
     );
-    write(&game, "materials/models/loose/skin.vtf", &vtf(1, (2, 2), 12, 1, &chain(2, 2, 1), None));
+    write_below(&game, "materials/models/loose/skin.vtf", &vtf(1, (2, 2), 12, 1, &chain(2, 2, 1), None));
     // In an archive: a patch of a loose base material.
-    write(
+    write_below(
         &game,
         "materials/models/base.vmt",
         br#"VertexLitGeneric { $basetexture "models/packed/skin" $color2 "[1 0 0]" }"#,
@@ -111,7 +105,7 @@ fn materials_are_found_loose_in_archives_and_through_patches() {
         VpkFile { path: "materials/models/packed/skin.vtf", bytes: &texture, preload: 16 },
     ];
     let (dir_bytes, _) = vpk(2, &entries, false);
-    write(&game, "pak01_dir.vpk", &dir_bytes);
+    write_below(&game, "pak01_dir.vpk", &dir_bytes);
     let games = GameFolders::open(std::slice::from_ref(&game));
     assert_eq!(games.archives.len(), 1);
 

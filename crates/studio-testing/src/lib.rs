@@ -193,3 +193,12 @@ pub fn robust(name: &str, file: &[u8], read: impl Fn(&[u8]) -> Result<(), String
         read_guarded(bytes.len() as u64, &format!("{name} mutation {case}"), || read(&bytes)).unwrap();
     }
 }
+
+/// Writes `bytes` to `root/relative`, making the folders on the way.
+pub fn write_below(root: &Path, relative: &str, bytes: &[u8]) {
+    let path = root.join(relative);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}

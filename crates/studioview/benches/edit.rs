@@ -4,26 +4,14 @@
 
 #![allow(missing_docs)]
 
-use std::path::PathBuf;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use studioview::app::command::Command;
 use studioview::app::settings::Settings;
 use studioview::app::state::AppState;
 use studioview::edit::{Change, GoldRecord, SourceRecord};
 
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("../shared is missing: no models to benchmark");
-        None
-    }
-}
-
 fn drag_and_save(c: &mut Criterion) {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = studio_testing::shared() else { return };
     let scratch = std::env::temp_dir().join("studioview-edit-bench");
     let _ = std::fs::create_dir_all(&scratch);
     let mut group = c.benchmark_group("edit");

@@ -10,16 +10,6 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use studio_archive::write::{VpkFile, vpk};
 
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("../shared is missing: no models to benchmark");
-        None
-    }
-}
-
 /// The game folder, written once.
 fn game(shared: &std::path::Path) -> PathBuf {
     let root = std::env::temp_dir().join("studioview-list-bench/game");
@@ -49,7 +39,7 @@ fn game(shared: &std::path::Path) -> PathBuf {
 }
 
 fn list(c: &mut Criterion) {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = studio_testing::shared() else { return };
     let root = game(&shared);
     let mut group = c.benchmark_group("list");
     group.sample_size(10);

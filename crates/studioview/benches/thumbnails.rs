@@ -5,23 +5,11 @@
 
 #![allow(missing_docs)]
 
-use std::path::PathBuf;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use studioview::thumbnail::{Drawer, Thumbnails};
 
-fn shared() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("../shared is missing: no models to benchmark");
-        None
-    }
-}
-
 fn thumbnails(c: &mut Criterion) {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = studio_testing::shared() else { return };
     let Ok(mut drawer) = Drawer::new() else {
         eprintln!("no graphics adapter: nothing to benchmark");
         return;

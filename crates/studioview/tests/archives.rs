@@ -12,7 +12,7 @@ use studio_archive::write::{VpkFile, vpk};
 
 mod archive_games;
 
-use archive_games::{games, paths, without_paths};
+use archive_games::{games, no_adapter_outside_ci, paths, without_paths};
 
 fn studioview(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("run studioview")
@@ -24,14 +24,6 @@ fn text(bytes: &[u8]) -> String {
 
 fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
-}
-
-fn no_adapter_outside_ci() -> bool {
-    let skip = studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none();
-    if skip {
-        eprintln!("note: no graphics adapter; skipping");
-    }
-    skip
 }
 
 const MODELS: [&str; 5] = [

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod archive_games;
 
-use archive_games::{games, paths};
+use archive_games::{games, no_adapter_outside_ci, paths};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use studioview::app::StudioApp;
@@ -141,14 +141,6 @@ fn next_model_skips_half_life_texture_and_group_files() {
         let before = studioview::model_files::sibling(&start, -1).unwrap();
         assert!(before.to_string_lossy().ends_with("soldier.mdl"));
     }
-}
-
-fn no_adapter_outside_ci() -> bool {
-    let skip = studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none();
-    if skip {
-        eprintln!("note: no graphics adapter; skipping");
-    }
-    skip
 }
 
 #[test]
