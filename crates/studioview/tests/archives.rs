@@ -1,7 +1,7 @@
-//! Models inside archives, through every command: a Source game whose models, companions,
-//! `.ani`, include models and materials are in a VPK (version 2 with a numbered archive, and
-//! version 1 with its data in the directory file), and a Half-Life game whose models, texture
-//! and sequence group files are in a PAK, each beside a loose copy of the same files. `info`,
+//! Models inside archives, through every command: the Source models (with their companions,
+//! `.ani`, include model and materials) and the Half-Life models (with their texture and
+//! sequence group files) in a VPK version 2 with a numbered archive, a VPK version 1 with its
+//! data in the directory file, and a PAK, beside loose copies of the same files. `info`,
 //! `check`, `pose`, `render`, `export`, `qc` and `list` give the same output for the archived
 //! model as for the loose one (paths aside), and a broken archive is an error with a byte offset.
 
@@ -80,8 +80,7 @@ fn info_pose_qc_and_check_give_the_same_for_archived_and_loose_models() {
         assert!(out.status.success(), "{game}: {stdout}");
         // The animation-only include is its including model's companion; the texture and group
         // files are the Half-Life models'.
-        let counted = if game.starts_with("pak") { "3 models: 3 ok" } else { "2 models: 2 ok" };
-        assert!(stdout.lines().last().unwrap().starts_with(counted), "{game}: {stdout}");
+        assert!(stdout.lines().last().unwrap().starts_with("5 models: 5 ok"), "{game}: {stdout}");
     }
 }
 
@@ -96,10 +95,15 @@ fn list_prints_every_model_of_a_game_loose_and_archived() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = without_paths(&text(&out.stdout), &root);
     let lines: Vec<&str> = stdout.lines().collect();
-    // Sorted, without the texture and group files, the same loose and in the archive.
+    // Sorted, without the texture and group files: the three Half-Life models loose, then the
+    // archive's six (the three Source models, include48's animation model among them, sort
+    // first), its Half-Life ones the same as the loose ones.
     let soldier = "GAME/models/soldier.mdl  goldsrc 10";
-    assert_eq!(lines.len(), 6, "{stdout}");
-    assert!(lines[..3].iter().zip(&lines[3..]).all(|(a, b)| a == b), "{stdout}");
+    assert_eq!(lines.len(), 9, "{stdout}");
+    assert!(lines[3].starts_with("GAME/models/fixture/anim48.mdl  source 48"), "{stdout}");
+    assert!(lines[4].starts_with("GAME/models/fixture/include48.mdl  source 48"), "{stdout}");
+    assert!(lines[5].starts_with("GAME/models/fixture/include48_anims.mdl  source 48"), "{stdout}");
+    assert_eq!(lines[..3], lines[6..], "{stdout}");
     assert!(lines[2].starts_with(soldier) && lines[2].ends_with("sequences"), "{stdout}");
     let json =
         studioview(&["list", "--json", "--filter", "ACT_WALK", root.join("vpk2/hl2").to_str().unwrap()]);

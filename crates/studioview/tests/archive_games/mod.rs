@@ -1,8 +1,9 @@
 //! The games the archive tests share, written to a scratch folder: a Source game (the fixtures
 //! anim48 and include48 with their companions, `.ani`, include model and materials) and a
 //! Half-Life game (NS's hive with its texture file, the soldier, and the groups fixture with its
-//! texture and sequence group files), each loose, and in archives: a VPK version 2 with a
-//! numbered archive, a VPK version 1 with its data in the directory file, and a PAK.
+//! texture and sequence group files), each loose, and both in each of three archives: a VPK
+//! version 2 with a numbered archive, a VPK version 1 with its data in the directory file, and a
+//! PAK.
 
 #![allow(dead_code)]
 
@@ -63,17 +64,19 @@ fn write_loose(root: &Path, files: &[(String, Vec<u8>)]) {
     }
 }
 
-/// The games: `loose/hl2` and `loose/valve` with every file loose; `vpk2/hl2` (version 2, data
-/// in `pak01_000.vpk`), `vpk1/hl2` (version 1, data in the directory file) and `pak/valve`
-/// with every file in an archive. Returns the scratch folder.
+/// The games: `loose/hl2` (the Source files) and `loose/valve` (the Half-Life files) loose;
+/// `vpk2/hl2` (version 2, data in `pak01_000.vpk`), `vpk1/hl2` (version 1, data in the
+/// directory file) and `pak/valve` each with every file of both games in its archive. Returns
+/// the scratch folder.
 pub fn games(name: &str) -> Option<PathBuf> {
     let shared = studio_testing::shared()?;
     let games = files(&shared);
     let root = scratch(name);
     write_loose(&root.join("loose/hl2"), &games.source);
     write_loose(&root.join("loose/valve"), &games.goldsrc);
+    let every: Vec<&(String, Vec<u8>)> = games.source.iter().chain(&games.goldsrc).collect();
     let entries: Vec<VpkFile<'_>> =
-        games.source.iter().map(|(p, b)| VpkFile { path: p, bytes: b, preload: 16 }).collect();
+        every.iter().map(|(p, b)| VpkFile { path: p, bytes: b, preload: 16 }).collect();
     for (version, separate) in [(2, true), (1, false)] {
         let game = root.join(format!("vpk{version}/hl2"));
         std::fs::create_dir_all(&game).unwrap();
@@ -85,23 +88,19 @@ pub fn games(name: &str) -> Option<PathBuf> {
     }
     let game = root.join("pak/valve");
     std::fs::create_dir_all(&game).unwrap();
-    let paked: Vec<(&str, &[u8])> = games.goldsrc.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
+    let paked: Vec<(&str, &[u8])> = every.iter().map(|(p, b)| (p.as_str(), b.as_slice())).collect();
     std::fs::write(game.join("pak0.pak"), pak(&paked)).unwrap();
     Some(root)
 }
 
-/// The loose path of a model and its archived paths.
+/// The loose path of a model and its paths in the three archives.
 pub fn paths(root: &Path, model: &str) -> (String, Vec<String>) {
     let source = model.starts_with("models/fixture");
     let loose = root.join(if source { "loose/hl2" } else { "loose/valve" }).join(model);
-    let archived: Vec<String> = if source {
-        ["vpk2", "vpk1"]
-            .iter()
-            .map(|v| format!("{}:{model}", root.join(v).join("hl2/pak01_dir.vpk").display()))
-            .collect()
-    } else {
-        vec![format!("{}:{model}", root.join("pak/valve/pak0.pak").display())]
-    };
+    let archived = ["vpk2/hl2/pak01_dir.vpk", "vpk1/hl2/pak01_dir.vpk", "pak/valve/pak0.pak"]
+        .iter()
+        .map(|archive| format!("{}:{model}", root.join(archive).display()))
+        .collect();
     (loose.display().to_string(), archived)
 }
 
