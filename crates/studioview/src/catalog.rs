@@ -314,15 +314,24 @@ pub fn index(root: &Path, names: bool) -> (Vec<Entry>, Vec<String>) {
 }
 
 impl Entry {
-    /// Whether `text` (lower case) is in its path, or one of its sequences' labels or
+    /// Its path, and its sequences' labels and activities when read, in lower case, a line each:
+    /// what a search looks in.
+    pub fn haystack(&self) -> String {
+        let mut text = self.path.to_string_lossy().to_ascii_lowercase();
+        if let Ok(Summary { names: Some(names), .. }) = &self.summary {
+            for name in names {
+                for part in [&name.label, &name.activity] {
+                    text.push('\n');
+                    text.push_str(&part.to_ascii_lowercase());
+                }
+            }
+        }
+        text
+    }
+
+    /// Whether `text` (lower case, one line) is in its path, or one of its sequences' labels or
     /// activities (when read).
     pub fn matches(&self, text: &str) -> bool {
-        if text.is_empty() || self.path.to_string_lossy().to_ascii_lowercase().contains(text) {
-            return true;
-        }
-        let Ok(Summary { names: Some(names), .. }) = &self.summary else { return false };
-        names.iter().any(|n| {
-            n.label.to_ascii_lowercase().contains(text) || n.activity.to_ascii_lowercase().contains(text)
-        })
+        text.is_empty() || self.haystack().contains(text)
     }
 }

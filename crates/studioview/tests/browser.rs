@@ -102,10 +102,10 @@ fn the_browser_finds_a_model_by_a_sequence_name_and_opens_it_with_a_click() {
     // placeholder, include48_anims's own); one only the include model has.
     h.state_mut().state.browser.search = "inc_blend".into();
     h.run_steps(2);
-    assert_eq!(h.state().state.browser.shown().len(), 1);
+    assert_eq!(h.state_mut().state.browser.shown().len(), 1);
     h.state_mut().state.browser.search = "INC_RUN".into();
     h.run_steps(2);
-    assert_eq!(h.state().state.browser.shown().len(), 2);
+    assert_eq!(h.state_mut().state.browser.shown().len(), 2);
     h.get_by_label("include48.mdl").click();
     h.run_steps(2);
     let opened = h.state().state.path().map(Path::to_path_buf);

@@ -33,6 +33,11 @@ pub struct Index {
     pub folders: BTreeMap<String, Vec<usize>>,
     /// The game folder of each entry.
     pub roots: Vec<usize>,
+    /// Each entry's path, sequence labels and activities, in lower case, one line each: what
+    /// the search looks in.
+    haystacks: Vec<String>,
+    /// The archives, in the entries' order.
+    pub archives: Vec<PathBuf>,
 }
 
 /// The browser.
@@ -54,6 +59,17 @@ pub struct Browser {
     pub index: Option<Index>,
     /// The index being made.
     indexing: Option<Receiver<Index>>,
+    /// The models shown, and the search, filter and folder they were found for (made again
+    /// only when one of them, or the index, changes: not every frame).
+    shown: Option<(ShownFor, Vec<usize>)>,
+}
+
+/// What [`Browser::shown`] depends on.
+#[derive(Clone, Debug, PartialEq)]
+struct ShownFor {
+    search: String,
+    filter: Filter,
+    folder: Option<String>,
 }
 
 impl Browser {
@@ -65,6 +81,7 @@ impl Browser {
         }
         self.roots = roots.clone();
         self.index = None;
+        self.shown = None;
         let (send, receive) = channel();
         self.indexing = Some(receive);
         std::thread::Builder::new()
@@ -91,6 +108,7 @@ impl Browser {
                 Ok(index) => {
                     self.index = Some(index);
                     self.indexing = None;
+                    self.shown = None;
                 }
                 Err(std::sync::mpsc::TryRecvError::Empty) => return true,
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.indexing = None,
@@ -105,17 +123,41 @@ impl Browser {
             && let Ok(index) = receive.recv()
         {
             self.index = Some(index);
+            self.shown = None;
         }
     }
 
-    /// The models shown: those matching the search (lower case) in the filter, or, without a
-    /// search, those of the folder picked (every model when none is).
-    pub fn shown(&self) -> Vec<usize> {
+    /// The models shown: those matching the search (any case) in the filter, or, without a
+    /// search, those of the folder picked (every model when none is), as indices into the
+    /// index's entries.
+    pub fn shown(&mut self) -> &[usize] {
+        self.find_shown();
+        self.shown_found()
+    }
+
+    /// Finds the models shown again if the search, filter, folder or index changed since.
+    pub fn find_shown(&mut self) {
+        let wanted = ShownFor {
+            search: self.search.trim().to_ascii_lowercase(),
+            filter: self.filter.clone(),
+            folder: self.folder.clone(),
+        };
+        if self.shown.as_ref().is_none_or(|(found_for, _)| *found_for != wanted) {
+            let found = self.find(&wanted);
+            self.shown = Some((wanted, found));
+        }
+    }
+
+    /// The models shown as last found ([`Self::find_shown`]).
+    pub fn shown_found(&self) -> &[usize] {
+        self.shown.as_ref().map_or(&[], |(_, found)| found.as_slice())
+    }
+
+    fn find(&self, wanted: &ShownFor) -> Vec<usize> {
         let Some(index) = &self.index else { return Vec::new() };
-        let search = self.search.trim().to_ascii_lowercase();
         let in_filter = |i: &usize| {
             let entry = &index.entries[*i];
-            match &self.filter {
+            match &wanted.filter {
                 Filter::All => true,
                 Filter::Loose(root) => {
                     entry.archive.is_none() && self.roots.get(index.roots[*i]) == Some(root)
@@ -123,13 +165,13 @@ impl Browser {
                 Filter::Archive(archive) => entry.archive.as_ref() == Some(archive),
             }
         };
-        if !search.is_empty() {
+        if !wanted.search.is_empty() {
             return (0..index.entries.len())
                 .filter(in_filter)
-                .filter(|&i| index.entries[i].matches(&search))
+                .filter(|&i| index.haystacks[i].contains(&wanted.search))
                 .collect();
         }
-        match self.folder.as_ref().and_then(|f| index.folders.get(f)) {
+        match wanted.folder.as_ref().and_then(|f| index.folders.get(f)) {
             Some(models) => models.iter().copied().filter(in_filter).collect(),
             None => (0..index.entries.len()).filter(in_filter).collect(),
         }
@@ -142,9 +184,7 @@ impl Browser {
         for root in &self.roots {
             out.push((Filter::Loose(root.clone()), format!("{} (loose files)", root.display())));
         }
-        let mut archives: Vec<&PathBuf> = index.entries.iter().filter_map(|e| e.archive.as_ref()).collect();
-        archives.dedup();
-        for archive in archives {
+        for archive in &index.archives {
             out.push((Filter::Archive(archive.clone()), archive.display().to_string()));
         }
         out
@@ -193,6 +233,12 @@ fn make_index(roots: &[PathBuf]) -> Index {
     }
     for (i, entry) in out.entries.iter().enumerate() {
         out.folders.entry(folder_of(&entry.relative).unwrap_or_default()).or_default().push(i);
+        out.haystacks.push(entry.haystack());
+        if let Some(archive) = &entry.archive
+            && out.archives.last() != Some(archive)
+        {
+            out.archives.push(archive.clone());
+        }
     }
     out
 }

@@ -5,7 +5,7 @@
 //! Thumbnails are made on a thread ([`crate::thumbnail`]) and kept as textures up to a cap, the
 //! least recently shown given back first.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::Commands;
@@ -228,49 +228,60 @@ fn folders_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands) 
 /// The tree of folders: a click shows that folder's models.
 fn tree_ui(ui: &mut egui::Ui, browser: &mut Browser) {
     let Some(index) = &browser.index else { return };
-    let folders: Vec<(String, usize)> = index.folders.iter().map(|(f, m)| (f.clone(), m.len())).collect();
-    let all = index.entries.len();
+    let mut picked = None;
     egui::ScrollArea::vertical().id_salt("browser tree scroll").show(ui, |ui| {
-        if ui.selectable_label(browser.folder.is_none(), format!("All models ({all})")).clicked() {
-            browser.folder = None;
+        let all = format!("All models ({})", index.entries.len());
+        if ui.selectable_label(browser.folder.is_none(), all).clicked() {
+            picked = Some(None);
         }
-        branch(ui, browser, &folders, "");
+        branch(ui, &index.folders, browser.folder.as_deref(), "", &mut picked);
     });
+    if let Some(folder) = picked {
+        browser.folder = folder;
+    }
 }
 
-/// The folders below `parent` (`""`: the top), each collapsible, with the count of models in it.
-fn branch(ui: &mut egui::Ui, browser: &mut Browser, folders: &[(String, usize)], parent: &str) {
+/// The folders below `parent` (`""`: the top), each collapsible, with the count of models in it;
+/// a click puts the folder in `picked`.
+fn branch(
+    ui: &mut egui::Ui,
+    folders: &BTreeMap<String, Vec<usize>>,
+    current: Option<&str>,
+    parent: &str,
+    picked: &mut Option<Option<String>>,
+) {
     let prefix = if parent.is_empty() { String::new() } else { format!("{parent}/") };
+    // The folders are sorted, so a folder's children follow it, each child's first.
     let mut children: Vec<&str> = folders
-        .iter()
-        .filter_map(|(f, _)| f.strip_prefix(&prefix).filter(|_| f.len() > prefix.len() || parent.is_empty()))
+        .keys()
+        .filter_map(|f| f.strip_prefix(&prefix))
         .filter_map(|rest| rest.split('/').next())
         .filter(|c| !c.is_empty())
         .collect();
     children.dedup();
     for child in children {
         let full = format!("{prefix}{child}");
-        let count = folders.iter().find(|(f, _)| *f == full).map_or(0, |(_, n)| *n);
-        let has_children = folders.iter().any(|(f, _)| f.starts_with(&format!("{full}/")));
+        let count = folders.get(&full).map_or(0, Vec::len);
+        let below = format!("{full}/");
+        let has_children = folders.range(below.clone()..).next().is_some_and(|(f, _)| f.starts_with(&below));
         let label = if count > 0 { format!("{child} ({count})") } else { child.to_owned() };
-        let picked = browser.folder.as_deref() == Some(full.as_str());
+        let is_current = current == Some(full.as_str());
         if has_children {
-            let open = browser.folder.as_deref().is_some_and(|f| f.starts_with(&format!("{full}/")));
             let id = ui.make_persistent_id(("browser folder", &full));
             let mut header =
                 egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, false);
-            if open {
+            if current.is_some_and(|f| f.starts_with(&below)) {
                 header.set_open(true);
             }
             header
                 .show_header(ui, |ui| {
-                    if ui.selectable_label(picked, label).clicked() {
-                        browser.folder = Some(full.clone());
+                    if ui.selectable_label(is_current, label).clicked() {
+                        *picked = Some(Some(full.clone()));
                     }
                 })
-                .body(|ui| branch(ui, browser, folders, &full));
-        } else if ui.selectable_label(picked, label).clicked() {
-            browser.folder = Some(full);
+                .body(|ui| branch(ui, folders, current, &full, picked));
+        } else if ui.selectable_label(is_current, label).clicked() {
+            *picked = Some(Some(full));
         }
     }
 }
@@ -283,32 +294,31 @@ fn grid_ui(
     extra: &[PathBuf],
     commands: &mut Commands,
 ) {
-    let shown = state.browser.shown();
-    let Some(index) = &state.browser.index else {
+    state.browser.find_shown();
+    let reveal = state.browser.reveal.take();
+    let browser = &state.browser;
+    let Some(index) = &browser.index else {
         ui.label("Indexing the game folders…");
+        state.browser.reveal = reveal;
         return;
     };
+    let shown = browser.shown_found();
     ui.label(format!("{} model(s)", shown.len()));
     let columns = ((ui.available_width() / CELL.x).floor() as usize).max(1);
     let rows = shown.len().div_ceil(columns);
-    let current = state.path().map(Path::to_path_buf);
-    let reveal_row = state
-        .browser
-        .reveal
-        .as_ref()
-        .and_then(|r| shown.iter().position(|&i| index.entries[i].path == *r))
-        .map(|at| at / columns);
+    let current = state.path();
     let mut scroll = egui::ScrollArea::vertical().id_salt("browser grid").auto_shrink([false, false]);
-    if let Some(row) = reveal_row {
+    if let Some(row) =
+        reveal.and_then(|r| shown.iter().position(|&i| index.entries[i].path == r)).map(|at| at / columns)
+    {
         scroll = scroll.vertical_scroll_offset(row as f32 * (CELL.y + ui.spacing().item_spacing.y));
-        state.browser.reveal = None;
     }
     scroll.show_rows(ui, CELL.y, rows, |ui, range| {
         for row in range {
             ui.horizontal(|ui| {
                 for &i in shown.iter().skip(row * columns).take(columns) {
                     let entry = &index.entries[i];
-                    let highlighted = current.as_deref() == Some(entry.path.as_path());
+                    let highlighted = current == Some(entry.path.as_path());
                     let texture = cache.texture(ui.ctx(), &entry.path, extra);
                     let failed = cache.failed.get(&entry.path).cloned();
                     cell_ui(ui, entry, texture, failed, highlighted, commands);
