@@ -211,19 +211,6 @@ fn summarize(parts: &dyn Parts, names: bool) -> Result<Summary, String> {
     Ok(Summary { format, version, size, bones, sequences, names })
 }
 
-/// The summary of the model at `path` (on disk or `archive:inner`).
-pub fn summary_of(path: &Path, names: bool) -> Result<Summary, String> {
-    match ArchivePath::parse(path) {
-        Some(archived) => {
-            let archive = Archive::open(&archived.archive)?;
-            let size =
-                archive.files().find(|(n, _)| n.eq_ignore_ascii_case(&archived.inner)).map_or(0, |(_, s)| s);
-            summarize(&ArchivedParts { archive: &archive, inner: &archived.inner, size }, names)
-        }
-        None => summarize_loose(path, names),
-    }
-}
-
 fn summarize_loose(path: &Path, names: bool) -> Result<Summary, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let size = file.metadata().map_err(|e| format!("{}: {e}", path.display()))?.len();

@@ -117,16 +117,6 @@ impl Browser {
         false
     }
 
-    /// Waits for the index (tests).
-    pub fn wait(&mut self) {
-        if let Some(receive) = self.indexing.take()
-            && let Ok(index) = receive.recv()
-        {
-            self.index = Some(index);
-            self.shown = None;
-        }
-    }
-
     /// The models shown: those matching the search (any case) in the filter, or, without a
     /// search, those of the folder picked (every model when none is), as indices into the
     /// index's entries.

@@ -34,19 +34,9 @@ pub struct ThumbnailCache {
 }
 
 impl ThumbnailCache {
-    /// Textures held now.
-    pub fn held(&self) -> usize {
-        self.textures.len()
-    }
-
     /// The worker, once started.
     pub fn worker(&self) -> Option<&Thumbnails> {
         self.worker.as_ref()
-    }
-
-    /// Whether `path` has its thumbnail as a texture.
-    pub fn has(&self, path: &Path) -> bool {
-        self.textures.contains_key(path)
     }
 
     /// Takes what the worker made into textures, and gives back the least recently shown beyond
