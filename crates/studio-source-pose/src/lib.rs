@@ -9,6 +9,8 @@ mod accumulate;
 mod animation;
 mod controllers;
 pub mod decode;
+pub mod flex_mesh;
+pub mod flex_rules;
 mod grid;
 pub mod ik_lock;
 mod layers;
@@ -27,6 +29,8 @@ mod testing;
 pub mod transition;
 mod zero_frames;
 
+pub use flex_mesh::{apply_flexes, mesh_is_flexed, ramp_flex_weight};
+pub use flex_rules::{remap_clamped, run_flex_rules};
 pub use points::{
     affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,
     skinning_matrices,

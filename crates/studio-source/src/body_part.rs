@@ -7,6 +7,8 @@ use glam::Vec3;
 use crate::error::{Record, Result, Warning};
 use crate::raw::{RawBodyPart, RawHeader, RawMesh, RawModel};
 use crate::reader::FileData;
+use crate::vert_anim::{self, DeltaFormat};
+use crate::eyeball;
 
 /// One body part: a choice of models.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +34,10 @@ pub struct BodyModel {
     pub vertex_index: i32,
     /// Byte offset of its first tangent (16 bytes each).
     pub tangent_index: i32,
-    /// Eyeballs.
+    /// Eyeballs, counted.
     pub num_eyeballs: i32,
+    /// The eyeballs.
+    pub eyeballs: Vec<crate::eyeball::Eyeball>,
     /// Its meshes; none for a blank choice.
     pub meshes: Vec<Mesh>,
 }
@@ -49,6 +53,8 @@ pub struct Mesh {
     pub vertex_offset: i32,
     /// Flexes (morph targets), counted.
     pub num_flexes: i32,
+    /// The flexes.
+    pub flexes: Vec<crate::vert_anim::MeshFlex>,
     /// 1 for an eyeball mesh.
     pub material_type: i32,
     /// Eyeball index for an eyeball mesh.
@@ -65,8 +71,10 @@ pub struct Mesh {
 pub(crate) fn parse(
     file: &FileData<'_>,
     raw: &RawHeader,
+    (bones, descs): (usize, usize),
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<BodyPart>> {
+    let format = DeltaFormat::new(raw.flags, raw.vert_anim_fixed_point_scale);
     let parts = file.table::<RawBodyPart>(
         Record::BodyPart,
         None,
@@ -98,6 +106,21 @@ pub(crate) fn parse(
                 "meshindex",
                 model.meshindex,
             )?;
+            let mut mesh_list = Vec::with_capacity(meshes.len());
+            for (k, mesh_at, mesh) in meshes.iter() {
+                mesh_list.push(Mesh {
+                    material: mesh.material,
+                    num_vertices: mesh.numvertices,
+                    vertex_offset: mesh.vertexoffset,
+                    num_flexes: mesh.numflexes,
+                    flexes: vert_anim::parse(file, (k, mesh_at, &mesh), descs, format)?,
+                    material_type: mesh.materialtype,
+                    material_param: mesh.materialparam,
+                    id: mesh.meshid,
+                    center: Vec3::from_array(mesh.center),
+                    lod_vertices: mesh.num_lod_vertexes,
+                });
+            }
             body_models.push(BodyModel {
                 name: studio_bytes::name(&model.name),
                 bounding_radius: model.boundingradius,
@@ -105,20 +128,8 @@ pub(crate) fn parse(
                 vertex_index: model.vertexindex,
                 tangent_index: model.tangentsindex,
                 num_eyeballs: model.numeyeballs,
-                meshes: meshes
-                    .iter()
-                    .map(|(_, _, mesh)| Mesh {
-                        material: mesh.material,
-                        num_vertices: mesh.numvertices,
-                        vertex_offset: mesh.vertexoffset,
-                        num_flexes: mesh.numflexes,
-                        material_type: mesh.materialtype,
-                        material_param: mesh.materialparam,
-                        id: mesh.meshid,
-                        center: Vec3::from_array(mesh.center),
-                        lod_vertices: mesh.num_lod_vertexes,
-                    })
-                    .collect(),
+                eyeballs: eyeball::parse(file, (m, model_at, &model), bones, descs, warnings)?,
+                meshes: mesh_list,
             });
         }
         out.push(BodyPart {

@@ -83,6 +83,15 @@ pub enum Record {
     VtxMesh,
     StripGroup,
     Strip,
+    FlexDesc,
+    FlexController,
+    FlexControllerUi,
+    FlexRule,
+    FlexOp,
+    Flex,
+    VertAnim,
+    Eyeball,
+    Mouth,
 }
 
 impl Record {
@@ -136,6 +145,15 @@ impl Record {
             Record::VtxMesh => "mesh",
             Record::StripGroup => "strip group",
             Record::Strip => "strip",
+            Record::FlexDesc => "flex description",
+            Record::FlexController => "flex controller",
+            Record::FlexControllerUi => "flex controller UI",
+            Record::FlexRule => "flex rule",
+            Record::FlexOp => "flex rule operation",
+            Record::Flex => "flex",
+            Record::VertAnim => "flex vertex",
+            Record::Eyeball => "eyeball",
+            Record::Mouth => "mouth",
         }
     }
 }
@@ -265,6 +283,19 @@ pub enum Problem {
         covered: u64,
         /// Frames the stream must cover.
         frames: u32,
+    },
+    /// A flex rule's operation finds too few values on its stack, or would grow it past the
+    /// engine's 32.
+    #[error("operation {op} (code {code}) finds {depth} values on the rule's stack, but needs {needs} and at most 32 fit")]
+    FlexStack {
+        /// The operation's index in the rule.
+        op: usize,
+        /// Its code (`STUDIO_ADD`…).
+        code: i32,
+        /// Values on the stack before it.
+        depth: i64,
+        /// Values it needs.
+        needs: i64,
     },
     /// A bone's parent does not come before it.
     #[error("parent {parent} does not come before the bone")]

@@ -24,6 +24,8 @@ mod bone;
 mod bone_controller;
 mod compressed;
 mod error;
+mod eyeball;
+mod flex;
 mod header;
 mod hitbox;
 mod ik;
@@ -39,6 +41,7 @@ mod sequence;
 mod set;
 mod transition;
 mod vtx;
+mod vert_anim;
 mod vvd;
 mod write_edits;
 
@@ -58,6 +61,8 @@ pub use bone::{
 pub use bone_controller::BoneController;
 pub use compressed::{half, quaternion48, quaternion64, vector48};
 pub use error::{Error, FileRole, Place, Problem, Record, Result, Warning, WarningKind};
+pub use eyeball::Eyeball;
+pub use flex::{FLEX_STACK, FlexController, FlexControllerUi, FlexOp, FlexRule, Flexes, Mouth, RemapType};
 pub use header::{HEADER_FLAG_NAMES, Header, MAX_VERSION, MIN_VERSION};
 pub use hitbox::{Hitbox, HitboxSet};
 pub use ik::{IkChain, IkLink, IkLock};
@@ -71,5 +76,6 @@ pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_AL_POSE, STUDIO_CYC
 pub use set::{SourceFiles, missing, parse_set, uses_ani};
 pub use transition::Transitions;
 pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
+pub use vert_anim::{FLEXES_CONVERTED, MeshFlex, VERT_ANIM_FIXED_POINT_SCALE, VertAnim};
 pub use vvd::{Vertex, VertexData, parse_vvd};
 pub use write_edits::{EditWriteError, write_edits};

@@ -6,6 +6,7 @@ use crate::body_part::{self, BodyPart};
 use crate::bone::{self, Bone};
 use crate::bone_controller::{self, BoneController};
 use crate::error::{FileRole, Record, Result, Warning, WarningKind};
+use crate::flex::{self, Flexes};
 use crate::header::{self, Header};
 use crate::hitbox::{self, HitboxSet};
 use crate::ik::{self, IkChain, IkLock};
@@ -45,6 +46,8 @@ pub struct SourceModel {
     pub material_paths: Vec<String>,
     /// The skin table.
     pub skins: Skins,
+    /// Flex descriptions, controllers, rules and mouths.
+    pub flexes: Flexes,
     /// Body parts with their models and meshes.
     pub body_parts: Vec<BodyPart>,
     /// Include models.
@@ -146,7 +149,8 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
     let textures = material::parse_textures(&file, &raw, &mut warnings)?;
     let material_paths = material::parse_directories(&file, &raw, &mut warnings)?;
     let skins = material::parse_skins(&file, &raw, textures.len())?;
-    let body_parts = body_part::parse(&file, &raw, &mut warnings)?;
+    let flexes = flex::parse(&file, &raw, bones.len(), &mut warnings)?;
+    let body_parts = body_part::parse(&file, &raw, (bones.len(), flexes.descs.len()), &mut warnings)?;
     let include_models = include::parse_includes(&file, &raw, &mut warnings)?;
     let anim_blocks = include::parse_blocks(&file, &raw)?;
     let transitions = crate::transition::parse(&file, &raw, &mut warnings)?;
@@ -164,6 +168,7 @@ pub fn parse_file(bytes: &[u8], role: FileRole) -> Result<SourceModel> {
         textures,
         material_paths,
         skins,
+        flexes,
         body_parts,
         include_models,
         anim_blocks,

@@ -544,4 +544,109 @@ const _: () = {
     assert!(size_of::<RawCompressedIkError>() == 36);
     assert!(size_of::<RawEvent>() == 80);
     assert!(size_of::<RawAutoLayer>() == 24);
+    assert!(size_of::<RawFlexDesc>() == 4);
+    assert!(size_of::<RawFlexController>() == 20);
+    assert!(size_of::<RawFlexControllerUi>() == 20);
+    assert!(size_of::<RawFlexRule>() == 12);
+    assert!(size_of::<RawFlexOp>() == 8);
+    assert!(size_of::<RawFlex>() == 60);
+    assert!(size_of::<RawMouth>() == 20);
+    assert!(size_of::<RawEyeball>() == 172);
 };
+
+/// `mstudioflexdesc_t`, 4 bytes (source-header.md, "Header"; docs/flex.md).
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlexDesc {
+    pub szfacsindex: i32,
+}
+
+/// `mstudioflexcontroller_t`, 20 bytes.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlexController {
+    pub sztypeindex: i32,
+    pub sznameindex: i32,
+    pub local_to_global: i32,
+    pub min: f32,
+    pub max: f32,
+}
+
+/// `mstudioflexcontrollerui_t`, 20 bytes: its `szindex` fields are offsets from the record to
+/// flex controllers (not to names).
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlexControllerUi {
+    pub sznameindex: i32,
+    pub szindex: [i32; 3],
+    pub remaptype: u8,
+    pub stereo: u8,
+    pub unused: [u8; 2],
+}
+
+/// `mstudioflexrule_t`, 12 bytes.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlexRule {
+    pub flex: i32,
+    pub numops: i32,
+    pub opindex: i32,
+}
+
+/// `mstudioflexop_t`, 8 bytes: the operand is an index or a float, by the operation.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlexOp {
+    pub op: i32,
+    pub d: [u8; 4],
+}
+
+/// `mstudioflex_t`, 60 bytes.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawFlex {
+    pub flexdesc: i32,
+    pub target: [f32; 4],
+    pub numverts: i32,
+    pub vertindex: i32,
+    pub flexpair: i32,
+    pub vertanimtype: u8,
+    pub unusedchar: [u8; 3],
+    pub unused: [i32; 6],
+}
+
+/// `mstudiomouth_t`, 20 bytes.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawMouth {
+    pub bone: i32,
+    pub forward: [f32; 3],
+    pub flexdesc: i32,
+}
+
+/// `mstudioeyeball_t`, 172 bytes.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct RawEyeball {
+    pub sznameindex: i32,
+    pub bone: i32,
+    pub org: [f32; 3],
+    pub zoffset: f32,
+    pub radius: f32,
+    pub up: [f32; 3],
+    pub forward: [f32; 3],
+    pub texture: i32,
+    pub unused1: i32,
+    pub iris_scale: f32,
+    pub unused2: i32,
+    pub upperflexdesc: [i32; 3],
+    pub lowerflexdesc: [i32; 3],
+    pub uppertarget: [f32; 3],
+    pub lowertarget: [f32; 3],
+    pub upperlidflexdesc: i32,
+    pub lowerlidflexdesc: i32,
+    pub unused: [i32; 4],
+    pub non_facs: u8,
+    pub unused3: [u8; 3],
+    pub unused4: [i32; 7],
+}

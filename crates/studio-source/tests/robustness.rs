@@ -54,8 +54,8 @@ fn sets() -> Option<Vec<Set>> {
         "ani" => ANI_FIELDS,
         _ => MDL_FIELDS,
     };
-    Some(
-        SETS.iter()
+    let mut sets: Vec<Set> = SETS
+            .iter()
             .map(|(name, files)| Set {
                 name,
                 files: files
@@ -67,8 +67,14 @@ fn sets() -> Option<Vec<Set>> {
                     })
                     .collect(),
             })
-            .collect(),
-    )
+            .collect();
+    // anim48's .mdl with a face appended: flex tables, rules, mesh flexes, a mouth and an eyeball.
+    let anim48 = studio_testing::read(&shared, "fixtures/source/models/fixture/anim48.mdl");
+    sets.push(Set {
+        name: "face48",
+        files: vec![("mdl", studio_testing::source_face::with_face(&anim48), MDL_FIELDS)],
+    });
+    Some(sets)
 }
 
 impl Set {
