@@ -39,10 +39,7 @@ fn named_remapped(flexes: &Flexes, src: &[f32], value: f32, (c, d): (f32, f32)) 
 
 /// Controller `index`'s value remapped from its range to 0..1.
 fn own_remapped(flexes: &Flexes, src: &[f32], index: usize) -> f32 {
-    flexes
-        .controllers
-        .get(index)
-        .map_or(0.0, |c| remap_clamped(value_of(src, index), c.min, c.max, 0.0, 1.0))
+    flexes.controllers.get(index).map_or(0.0, |c| remap_clamped(value_of(src, index), c.min, c.max, 0.0, 1.0))
 }
 
 /// The eyelid operations: close-lid, blink and eye-up-down from the stack, close-lid-V from the
@@ -51,7 +48,8 @@ fn eyelid(flexes: &Flexes, src: &[f32], stack: &[f32; FLEX_STACK], k: usize, v: 
     let close_lid_v = own_remapped(flexes, src, v);
     let close_lid = named_remapped(flexes, src, stack[k - 1], (0.0, 1.0));
     // The blink controller (stack[k-2]) is read by the engine and not used.
-    let up_down = if (stack[k - 3] as i64) >= 0 { named_remapped(flexes, src, stack[k - 3], (-1.0, 1.0)) } else { 0.0 };
+    let up_down =
+        if (stack[k - 3] as i64) >= 0 { named_remapped(flexes, src, stack[k - 3], (-1.0, 1.0)) } else { 0.0 };
     if upper {
         if up_down < 0.0 { (1.0 + up_down) * close_lid_v * close_lid } else { close_lid_v * close_lid }
     } else if up_down > 0.0 {

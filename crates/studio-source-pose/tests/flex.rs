@@ -13,7 +13,13 @@ fn face() -> Option<SourceModel> {
     let mdl = source_face::with_face(&std::fs::read(dir.join("anim48.mdl")).unwrap());
     let vvd = std::fs::read(dir.join("anim48.vvd")).unwrap();
     let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).unwrap();
-    let files = studio_source::SourceFiles { mdl: &mdl, vvd: Some(&vvd), vtx: Some(&vtx), ani: None, includes: vec![] };
+    let files = studio_source::SourceFiles {
+        mdl: &mdl,
+        vvd: Some(&vvd),
+        vtx: Some(&vtx),
+        ani: None,
+        includes: vec![],
+    };
     Some(studio_source::parse_set(&files).expect("the face fixture reads"))
 }
 
@@ -98,7 +104,13 @@ fn evaluate(model: &SourceModel, c: [f32; 6]) -> ([f32; 6], Vec<Vec3>, Vec<Vec3>
     run_flex_rules(&model.flexes, &c, &mut weights);
     let (mut positions, mut normals) = bind_pose(model);
     let mut moved = Vec::new();
-    apply_flexes(&model.body_parts[0].models[0].meshes[0], &weights, &mut positions, &mut normals, &mut moved);
+    apply_flexes(
+        &model.body_parts[0].models[0].meshes[0],
+        &weights,
+        &mut positions,
+        &mut normals,
+        &mut moved,
+    );
     (weights, positions, normals)
 }
 

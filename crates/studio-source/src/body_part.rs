@@ -5,10 +5,10 @@
 use glam::Vec3;
 
 use crate::error::{Record, Result, Warning};
+use crate::eyeball;
 use crate::raw::{RawBodyPart, RawHeader, RawMesh, RawModel};
 use crate::reader::FileData;
 use crate::vert_anim::{self, DeltaFormat};
-use crate::eyeball;
 
 /// One body part: a choice of models.
 #[derive(Clone, Debug, PartialEq)]

@@ -286,7 +286,9 @@ pub enum Problem {
     },
     /// A flex rule's operation finds too few values on its stack, or would grow it past the
     /// engine's 32.
-    #[error("operation {op} (code {code}) finds {depth} values on the rule's stack, but needs {needs} and at most 32 fit")]
+    #[error(
+        "operation {op} (code {code}) finds {depth} values on the rule's stack, but needs {needs} and at most 32 fit"
+    )]
     FlexStack {
         /// The operation's index in the rule.
         op: usize,

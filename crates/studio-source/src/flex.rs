@@ -190,7 +190,11 @@ fn op(file: &FileData<'_>, i: usize, at: u64, raw: &RawFlexOp, counts: (usize, u
                 Record::FlexOp,
                 Some(i),
                 at + 4,
-                Problem::OutOfRange { field: "d.index", value: value.into(), needs: "a count of 1 to 32 values" },
+                Problem::OutOfRange {
+                    field: "d.index",
+                    value: value.into(),
+                    needs: "a count of 1 to 32 values",
+                },
             )
         })
     };
@@ -229,7 +233,14 @@ fn rules(file: &FileData<'_>, raw: &RawHeader, counts: (usize, usize)) -> Result
     )?;
     let mut out = Vec::with_capacity(table.len());
     for (r, rule_at, rule) in table.iter() {
-        let flex = required(file, (Record::FlexRule, Some(r), rule_at), "flex", rule.flex, "flex description", counts.1)?;
+        let flex = required(
+            file,
+            (Record::FlexRule, Some(r), rule_at),
+            "flex",
+            rule.flex,
+            "flex description",
+            counts.1,
+        )?;
         let ops_table = file.table::<RawFlexOp>(
             Record::FlexRule,
             Some(r),
@@ -292,11 +303,26 @@ fn ui_controller(
 }
 
 /// Reads the header's face tables.
-pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, bones: usize, warnings: &mut Vec<Warning>) -> Result<Flexes> {
+pub(crate) fn parse(
+    file: &FileData<'_>,
+    raw: &RawHeader,
+    bones: usize,
+    warnings: &mut Vec<Warning>,
+) -> Result<Flexes> {
     let descs = file
-        .table::<RawFlexDesc>(Record::FlexDesc, None, 0, "numflexdesc", raw.numflexdesc, "flexdescindex", raw.flexdescindex)?
+        .table::<RawFlexDesc>(
+            Record::FlexDesc,
+            None,
+            0,
+            "numflexdesc",
+            raw.numflexdesc,
+            "flexdescindex",
+            raw.flexdescindex,
+        )?
         .iter()
-        .map(|(i, at, d)| file.optional_name(Record::FlexDesc, Some(i), at, "szFACSindex", d.szfacsindex, warnings))
+        .map(|(i, at, d)| {
+            file.optional_name(Record::FlexDesc, Some(i), at, "szFACSindex", d.szfacsindex, warnings)
+        })
         .collect::<Vec<_>>();
     let controllers = file
         .table::<RawFlexController>(
@@ -310,8 +336,22 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, bones: usize, warnings
         )?
         .iter()
         .map(|(i, at, c)| FlexController {
-            name: file.optional_name(Record::FlexController, Some(i), at, "sznameindex", c.sznameindex, warnings),
-            kind: file.optional_name(Record::FlexController, Some(i), at, "sztypeindex", c.sztypeindex, warnings),
+            name: file.optional_name(
+                Record::FlexController,
+                Some(i),
+                at,
+                "sznameindex",
+                c.sznameindex,
+                warnings,
+            ),
+            kind: file.optional_name(
+                Record::FlexController,
+                Some(i),
+                at,
+                "sztypeindex",
+                c.sztypeindex,
+                warnings,
+            ),
             min: c.min,
             max: c.max,
         })
@@ -333,7 +373,14 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, bones: usize, warnings
             *slot = ui_controller(file, (i, at), relative, raw, counts.0)?;
         }
         ui.push(FlexControllerUi {
-            name: file.optional_name(Record::FlexControllerUi, Some(i), at, "sznameindex", u.sznameindex, warnings),
+            name: file.optional_name(
+                Record::FlexControllerUi,
+                Some(i),
+                at,
+                "sznameindex",
+                u.sznameindex,
+                warnings,
+            ),
             controllers: controllers_of,
             remap: match u.remaptype {
                 0 => RemapType::PassThrough,
@@ -346,14 +393,28 @@ pub(crate) fn parse(file: &FileData<'_>, raw: &RawHeader, bones: usize, warnings
         });
     }
     let rules = rules(file, raw, counts)?;
-    let mouth_table =
-        file.table::<RawMouth>(Record::Mouth, None, 0, "nummouths", raw.nummouths, "mouthindex", raw.mouthindex)?;
+    let mouth_table = file.table::<RawMouth>(
+        Record::Mouth,
+        None,
+        0,
+        "nummouths",
+        raw.nummouths,
+        "mouthindex",
+        raw.mouthindex,
+    )?;
     let mut mouths = Vec::with_capacity(mouth_table.len());
     for (i, at, m) in mouth_table.iter() {
         mouths.push(Mouth {
             bone: required(file, (Record::Mouth, Some(i), at), "bone", m.bone, "bone", bones)?,
             forward: Vec3::from_array(m.forward),
-            flex_desc: required(file, (Record::Mouth, Some(i), at + 16), "flexdesc", m.flexdesc, "flex description", counts.1)?,
+            flex_desc: required(
+                file,
+                (Record::Mouth, Some(i), at + 16),
+                "flexdesc",
+                m.flexdesc,
+                "flex description",
+                counts.1,
+            )?,
         });
     }
     Ok(Flexes { descs, controllers, ui, rules, mouths })

@@ -40,8 +40,8 @@ mod reader;
 mod sequence;
 mod set;
 mod transition;
-mod vtx;
 mod vert_anim;
+mod vtx;
 mod vvd;
 mod write_edits;
 
@@ -75,7 +75,7 @@ pub use pose_parameter::PoseParameter;
 pub use sequence::{AutoLayer, Event, NEW_EVENT_STYLE, STUDIO_AL_POSE, STUDIO_CYCLEPOSE, Sequence};
 pub use set::{SourceFiles, missing, parse_set, uses_ani};
 pub use transition::Transitions;
-pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
 pub use vert_anim::{FLEXES_CONVERTED, MeshFlex, VERT_ANIM_FIXED_POINT_SCALE, VertAnim};
+pub use vtx::{Strip, StripGroup, Vtx, VtxLod, VtxMesh, VtxModel, parse_vtx};
 pub use vvd::{Vertex, VertexData, parse_vvd};
 pub use write_edits::{EditWriteError, write_edits};

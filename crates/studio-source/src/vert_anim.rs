@@ -94,21 +94,57 @@ pub(crate) fn parse(
     descs: usize,
     format: DeltaFormat,
 ) -> Result<Vec<MeshFlex>> {
-    let table = file.table::<RawFlex>(Record::Mesh, Some(m), mesh_at, "numflexes", mesh.numflexes, "flexindex", mesh.flexindex)?;
+    let table = file.table::<RawFlex>(
+        Record::Mesh,
+        Some(m),
+        mesh_at,
+        "numflexes",
+        mesh.numflexes,
+        "flexindex",
+        mesh.flexindex,
+    )?;
     let mut out = Vec::with_capacity(table.len());
     for (f, flex_at, flex) in table.iter() {
-        let desc = required(file, (Record::Flex, Some(f), flex_at), "flexdesc", flex.flexdesc, "flex description", descs)?;
+        let desc = required(
+            file,
+            (Record::Flex, Some(f), flex_at),
+            "flexdesc",
+            flex.flexdesc,
+            "flex description",
+            descs,
+        )?;
         let pair = match flex.flexpair {
             0 => None,
-            p => Some(required(file, (Record::Flex, Some(f), flex_at + 32), "flexpair", p, "flex description", descs)?),
+            p => Some(required(
+                file,
+                (Record::Flex, Some(f), flex_at + 32),
+                "flexpair",
+                p,
+                "flex description",
+                descs,
+            )?),
         };
         let wrinkle = flex.vertanimtype == VERT_ANIM_WRINKLE;
         let size = if wrinkle { 18 } else { 16 };
-        let records = file.packed(Record::Flex, Some(f), flex_at, size, ("numverts", flex.numverts), ("vertindex", flex.vertindex))?;
+        let records = file.packed(
+            Record::Flex,
+            Some(f),
+            flex_at,
+            size,
+            ("numverts", flex.numverts),
+            ("vertindex", flex.vertindex),
+        )?;
         let mut vertices = Vec::with_capacity(records.len());
         for (v, at, b) in records {
             let index = u16::from_le_bytes([b[0], b[1]]);
-            required(file, (Record::VertAnim, Some(v), at), "index", index.into(), "mesh vertex", usize::try_from(mesh.numvertices).unwrap_or(0))?;
+            required(
+                file,
+                (Record::VertAnim, Some(v), at),
+                "index",
+                index.into(),
+                "mesh vertex",
+                usize::try_from(mesh.numvertices).unwrap_or(0),
+            )?;
             vertices.push(VertAnim {
                 index,
                 speed: b[2],

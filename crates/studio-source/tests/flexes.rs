@@ -65,7 +65,10 @@ fn mesh_flexes_and_the_eyeball_read_back() {
     assert_eq!(body.eyeballs.len(), 1);
     let eye = &body.eyeballs[0];
     assert_eq!(eye.name, EYEBALL_NAME);
-    assert_eq!((eye.bone as i32, eye.origin.to_array(), eye.radius, eye.iris_scale), (EYEBALL.0, EYEBALL.1, EYEBALL.3, EYEBALL.6));
+    assert_eq!(
+        (eye.bone as i32, eye.origin.to_array(), eye.radius, eye.iris_scale),
+        (EYEBALL.0, EYEBALL.1, EYEBALL.3, EYEBALL.6)
+    );
     assert_eq!(eye.upper_flex_desc, [None; 3]);
     assert_eq!(eye.upper_lid_flex_desc, Some(5));
 }
@@ -84,7 +87,10 @@ fn a_rule_that_would_leave_its_stack_is_refused_where_it_does() {
     let at = op_at(&bytes, 1, 0);
     set_i32(&mut bytes, at, 4);
     let error = parse_mdl(&bytes).unwrap_err();
-    assert_eq!((error.place.record, error.place.index, error.place.offset), (Record::FlexOp, Some(0), at as u64));
+    assert_eq!(
+        (error.place.record, error.place.index, error.place.offset),
+        (Record::FlexOp, Some(0), at as u64)
+    );
     assert_eq!(error.problem, Problem::FlexStack { op: 0, code: 4, depth: 0, needs: 2 });
     assert!(error.to_string().contains("flex rule operation 0 at byte"), "{error}");
 }

@@ -55,19 +55,19 @@ fn sets() -> Option<Vec<Set>> {
         _ => MDL_FIELDS,
     };
     let mut sets: Vec<Set> = SETS
-            .iter()
-            .map(|(name, files)| Set {
-                name,
-                files: files
-                    .iter()
-                    .map(|(role, file)| {
-                        let bytes =
-                            studio_testing::read(&shared, &format!("fixtures/source/models/fixture/{file}"));
-                        (*role, bytes, fields(role))
-                    })
-                    .collect(),
-            })
-            .collect();
+        .iter()
+        .map(|(name, files)| Set {
+            name,
+            files: files
+                .iter()
+                .map(|(role, file)| {
+                    let bytes =
+                        studio_testing::read(&shared, &format!("fixtures/source/models/fixture/{file}"));
+                    (*role, bytes, fields(role))
+                })
+                .collect(),
+        })
+        .collect();
     // anim48's .mdl with a face appended: flex tables, rules, mesh flexes, a mouth and an eyeball.
     let anim48 = studio_testing::read(&shared, "fixtures/source/models/fixture/anim48.mdl");
     sets.push(Set {

@@ -59,7 +59,16 @@ use Operand::{Index, Value};
 /// The rules: the description each sets and its operations.
 pub const RULES: [(i32, &[(i32, Operand)]); 6] = [
     // jaw = jaw_drop * 2 - 0.5
-    (0, &[(op::FETCH1, Index(0)), (op::CONST, Value(2.0)), (op::MUL, Index(0)), (op::CONST, Value(0.5)), (op::SUB, Index(0))]),
+    (
+        0,
+        &[
+            (op::FETCH1, Index(0)),
+            (op::CONST, Value(2.0)),
+            (op::MUL, Index(0)),
+            (op::CONST, Value(0.5)),
+            (op::SUB, Index(0)),
+        ],
+    ),
     // smile_l = left_smile (with an EXP the interpreter passes over)
     (1, &[(op::FETCH1, Index(1)), (op::EXP, Index(0))]),
     // smile_r = max(right_smile, clamp(eyes_updown, 0, 1))
@@ -111,9 +120,18 @@ pub const RULES: [(i32, &[(i32, Operand)]); 6] = [
 /// delta is a multiple of 1/4096 that a half float holds exactly.
 pub type FaceVertex = (u16, u8, u8, [f32; 3], [f32; 3], f32);
 
-/// Mesh 0's flexes: description, partner (0 = none), targets, wrinkle, vertices.
-pub const FLEXES: [(i32, i32, [f32; 4], bool, &[FaceVertex]); 5] = [
-    (0, 0, [0.0, 1.0, 2.0, 3.0], false, &[(0, 255, 0, [0.5, 0.0, 0.25], [0.0, 0.5, 0.0], 0.0), (1, 255, 0, [0.0, -1.0, 0.0], [0.0; 3], 0.0)]),
+/// One flex: description, partner (0 = none), targets, wrinkle, vertices.
+pub type FaceFlex = (i32, i32, [f32; 4], bool, &'static [FaceVertex]);
+
+/// Mesh 0's flexes.
+pub const FLEXES: [FaceFlex; 5] = [
+    (
+        0,
+        0,
+        [0.0, 1.0, 2.0, 3.0],
+        false,
+        &[(0, 255, 0, [0.5, 0.0, 0.25], [0.0, 0.5, 0.0], 0.0), (1, 255, 0, [0.0, -1.0, 0.0], [0.0; 3], 0.0)],
+    ),
     (
         1,
         2,
@@ -137,7 +155,8 @@ pub const EYEBALL: (i32, [f32; 3], f32, f32, [f32; 3], [f32; 3], f32) =
 pub const EYEBALL_NAME: &str = "eye_right";
 
 /// The UI controls: name, controllers (−1 none), remap type, stereo.
-pub const UI: [(&str, [i32; 3], u8, bool); 2] = [("jaw_drop", [0, -1, -1], 0, false), ("smile", [1, 2, -1], 0, true)];
+pub const UI: [(&str, [i32; 3], u8, bool); 2] =
+    [("jaw_drop", [0, -1, -1], 0, false), ("smile", [1, 2, -1], 0, true)];
 
 /// `f32` → half float, for values a half holds exactly (normal ones and zero).
 pub fn half_bits(value: f32) -> u16 {
@@ -162,7 +181,7 @@ impl Tail {
         self.bytes.len()
     }
     fn align(&mut self) {
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
     }
