@@ -38,11 +38,6 @@ fn negligible((own, partner): (f32, f32)) -> bool {
     own > -0.001 && own < 0.001 && partner > -0.001 && partner < 0.001
 }
 
-/// Whether any flex of `mesh` moves a vertex at `weights`.
-pub fn mesh_is_flexed(mesh: &Mesh, weights: &[f32]) -> bool {
-    mesh.flexes.iter().any(|f| !negligible(flex_weights(f, weights)))
-}
-
 /// Adds the flexes of `mesh` at description `weights` to `positions` and `normals` (the mesh's
 /// vertices, which the caller has set to the bind pose); normals of moved vertices are
 /// normalised again. `moved` is a scratch list the caller keeps between calls (it grows to

@@ -48,8 +48,8 @@ fn eyelid(flexes: &Flexes, src: &[f32], stack: &[f32; FLEX_STACK], k: usize, v: 
     let close_lid_v = own_remapped(flexes, src, v);
     let close_lid = named_remapped(flexes, src, stack[k - 1], (0.0, 1.0));
     // The blink controller (stack[k-2]) is read by the engine and not used.
-    let up_down =
-        if (stack[k - 3] as i64) >= 0 { named_remapped(flexes, src, stack[k - 3], (-1.0, 1.0)) } else { 0.0 };
+    // A negative number names no controller and reads as 0, as the engine's `>= 0` test gives.
+    let up_down = named_remapped(flexes, src, stack[k - 3], (-1.0, 1.0));
     if upper {
         if up_down < 0.0 { (1.0 + up_down) * close_lid_v * close_lid } else { close_lid_v * close_lid }
     } else if up_down > 0.0 {
@@ -64,59 +64,37 @@ fn eyelid(flexes: &Flexes, src: &[f32], stack: &[f32; FLEX_STACK], k: usize, v: 
 /// rule sets are 0). Allocates nothing.
 pub fn run_flex_rules(flexes: &Flexes, src: &[f32], dest: &mut [f32]) {
     dest.fill(0.0);
-    for rule in &flexes.rules {
-        // Always true of a model the reader returned; a rule built otherwise is passed over.
-        if !rule.fits_stack() {
-            continue;
-        }
+    'rules: for rule in &flexes.rules {
         let mut stack = [0.0f32; FLEX_STACK];
         let mut k = 0usize;
         for op in &rule.ops {
+            // The depth the operation leaves. The reader has checked it for every rule it
+            // returns; a rule built otherwise that would leave its stack is passed over whole
+            // (nothing but its own stack has been touched).
+            let Some(next) = op.depth_after(k) else { continue 'rules };
             match *op {
-                FlexOp::Add => {
-                    stack[k - 2] += stack[k - 1];
-                    k -= 1;
-                }
-                FlexOp::Sub => {
-                    stack[k - 2] -= stack[k - 1];
-                    k -= 1;
-                }
-                FlexOp::Mul => {
-                    stack[k - 2] *= stack[k - 1];
-                    k -= 1;
-                }
+                FlexOp::Add => stack[k - 2] += stack[k - 1],
+                FlexOp::Sub => stack[k - 2] -= stack[k - 1],
+                FlexOp::Mul => stack[k - 2] *= stack[k - 1],
                 FlexOp::Div => {
                     stack[k - 2] = if stack[k - 1] > 0.0001 { stack[k - 2] / stack[k - 1] } else { 0.0 };
-                    k -= 1;
                 }
                 FlexOp::Neg => stack[k - 1] = -stack[k - 1],
+                // MAX(a, b) is `a > b ? a : b`, MIN(a, b) `a < b ? a : b`.
                 FlexOp::Max => {
-                    // MAX(a, b) is `a > b ? a : b`.
                     stack[k - 2] = if stack[k - 2] > stack[k - 1] { stack[k - 2] } else { stack[k - 1] };
-                    k -= 1;
                 }
                 FlexOp::Min => {
                     stack[k - 2] = if stack[k - 2] < stack[k - 1] { stack[k - 2] } else { stack[k - 1] };
-                    k -= 1;
                 }
-                FlexOp::Const(value) => {
-                    stack[k] = value;
-                    k += 1;
-                }
-                FlexOp::Fetch1(c) => {
-                    stack[k] = value_of(src, c);
-                    k += 1;
-                }
-                FlexOp::Fetch2(d) => {
-                    stack[k] = dest.get(d).copied().unwrap_or(0.0);
-                    k += 1;
-                }
+                FlexOp::Const(value) => stack[k] = value,
+                FlexOp::Fetch1(c) => stack[k] = value_of(src, c),
+                FlexOp::Fetch2(d) => stack[k] = dest.get(d).copied().unwrap_or(0.0),
                 FlexOp::Combo(m) => {
                     let km = k - m;
                     for i in km + 1..k {
                         stack[km] *= stack[i];
                     }
-                    k = km + 1;
                 }
                 FlexOp::Dominate(m) => {
                     let km = k - m;
@@ -125,16 +103,9 @@ pub fn run_flex_rules(flexes: &Flexes, src: &[f32], dest: &mut [f32]) {
                         dv *= value;
                     }
                     stack[km - 1] *= 1.0 - dv;
-                    k -= m;
                 }
-                FlexOp::TwoWay0(c) => {
-                    stack[k] = remap_clamped(value_of(src, c), -1.0, 0.0, 1.0, 0.0);
-                    k += 1;
-                }
-                FlexOp::TwoWay1(c) => {
-                    stack[k] = remap_clamped(value_of(src, c), 0.0, 1.0, 0.0, 1.0);
-                    k += 1;
-                }
+                FlexOp::TwoWay0(c) => stack[k] = remap_clamped(value_of(src, c), -1.0, 0.0, 1.0, 0.0),
+                FlexOp::TwoWay1(c) => stack[k] = remap_clamped(value_of(src, c), 0.0, 1.0, 0.0, 1.0),
                 FlexOp::NWay(v) => {
                     let value = named(&flexes.controllers, stack[k - 1]).map_or(0.0, |i| value_of(src, i));
                     let [x, y, z, w] = [stack[k - 5], stack[k - 4], stack[k - 3], stack[k - 2]];
@@ -148,15 +119,14 @@ pub fn run_flex_rules(flexes: &Flexes, src: &[f32], dest: &mut [f32]) {
                         1.0
                     };
                     stack[k - 5] = filtered * value_of(src, v);
-                    k -= 4;
                 }
                 FlexOp::LowerEyelid(v) | FlexOp::UpperEyelid(v) => {
                     let upper = matches!(op, FlexOp::UpperEyelid(_));
                     stack[k - 3] = eyelid(flexes, src, &stack, k, v, upper);
-                    k -= 2;
                 }
                 FlexOp::Ignored(_) => {}
             }
+            k = next;
         }
         if let Some(weight) = dest.get_mut(rule.flex) {
             *weight = stack[0];

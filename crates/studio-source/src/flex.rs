@@ -139,18 +139,23 @@ pub struct Flexes {
     pub mouths: Vec<Mouth>,
 }
 
+impl FlexOp {
+    /// The stack depth this operation leaves when it runs on `depth` values; `None` when it
+    /// would read below the stack or grow it past [`FLEX_STACK`].
+    pub fn depth_after(&self, depth: usize) -> Option<usize> {
+        stack_effect(self, depth).1
+    }
+}
+
 impl FlexRule {
     /// Whether running the rule keeps its stack within 0 to 32 values and every operand count
     /// fits: true of every rule the reader returns.
     pub fn fits_stack(&self) -> bool {
-        let mut depth = 0usize;
-        self.ops.iter().all(|op| match stack_effect(op, depth).1 {
-            Some(after) => {
-                depth = after;
-                true
-            }
-            None => false,
-        })
+        let mut depth = Some(0usize);
+        for op in &self.ops {
+            depth = depth.and_then(|k| op.depth_after(k));
+        }
+        depth.is_some()
     }
 }
 

@@ -67,8 +67,6 @@ pub struct Header {
     pub ani_name: String,
     /// Whether `studiohdr2_t` is present.
     pub has_header2: bool,
-    /// Flex descriptors, controllers and rules, and mouths (counted, not read).
-    pub flex_counts: [i32; 4],
 }
 
 /// Reads and checks `studiohdr_t` (and `studiohdr2_t` when present). A long name, surface
@@ -137,7 +135,6 @@ pub(crate) fn parse(
             warnings,
         ),
         has_header2: raw2.is_some(),
-        flex_counts: [raw.numflexdesc, raw.numflexcontrollers, raw.numflexrules, raw.nummouths],
     };
     Ok((raw, raw2, header))
 }
