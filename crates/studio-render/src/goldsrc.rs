@@ -63,6 +63,7 @@ pub fn render_model(model: &Model) -> RenderModel {
                                 vertices: mesh_vertices(submodel, mesh),
                                 triangles: mesh.triangles.clone(),
                                 slot: usize::try_from(mesh.skin_ref).unwrap_or(usize::MAX),
+                                moving: None,
                             })
                             .collect(),
                     ],
@@ -97,5 +98,7 @@ pub fn frame_pose<'a>(model: &Model, pose: &'a Pose, sequence: Option<usize>) ->
         hitbox_set: 0,
         attachments: &pose.attachments,
         sequence_box: sequence.and_then(|s| model.sequences.get(s)).map(|s| (s.bbmin, s.bbmax)),
+        moving: &[],
+        moving_revision: 0,
     }
 }

@@ -27,6 +27,11 @@ pub struct GpuMesh {
     pub edge_count: u32,
     /// Skin slot: the column of the skin table that gives the material.
     pub slot: usize,
+    /// Its index among the model's moving meshes ([`crate::RenderMesh::moving`]): its vertex
+    /// buffer can be written, and is, whenever the frame's moving vertices change.
+    pub moving: Option<usize>,
+    /// Number of vertices.
+    pub vertex_count: usize,
 }
 
 /// The meshes of one submodel per LOD (empty meshes are left out).
@@ -135,7 +140,11 @@ impl GpuModel {
                                             vertices: buffer(
                                                 "mesh vertices",
                                                 bytemuck::cast_slice(&mesh.vertices),
-                                                wgpu::BufferUsages::VERTEX,
+                                                if mesh.moving.is_some() {
+                                                    wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST
+                                                } else {
+                                                    wgpu::BufferUsages::VERTEX
+                                                },
                                             ),
                                             indices: buffer(
                                                 "mesh indices",
@@ -150,6 +159,8 @@ impl GpuModel {
                                             ),
                                             edge_count: edges.len() as u32,
                                             slot: mesh.slot,
+                                            moving: mesh.moving,
+                                            vertex_count: mesh.vertices.len(),
                                         }
                                     })
                                     .collect()
@@ -195,6 +206,13 @@ impl GpuModel {
     /// The submodel body number `body` chooses in each body part.
     pub fn submodels(&self, body: i32) -> impl Iterator<Item = &GpuSubmodel> {
         submodels_of(&self.body_parts, body)
+    }
+
+    /// Every mesh of every LOD of every submodel that moves, with its moving index.
+    pub fn moving_meshes(&self) -> impl Iterator<Item = (usize, &GpuMesh)> {
+        let meshes = self.body_parts.iter().flat_map(|(_, submodels)| submodels);
+        let meshes = meshes.flat_map(|submodel| &submodel.lods).flatten();
+        meshes.filter_map(|mesh| Some((mesh.moving?, mesh)))
     }
 
     /// Triangles drawn for body number `body` at `lod`.

@@ -26,6 +26,7 @@ mod renderer;
 pub mod scene;
 pub mod shaders;
 pub mod source;
+pub mod source_face;
 mod texture;
 
 pub use camera::OrbitCamera;

@@ -116,6 +116,8 @@ pub struct Renderer {
     bones: Box<BonesBuffer>,
     overlay: Overlay,
     belt: wgpu::util::StagingBelt,
+    /// The revision of the moving vertices last written to the uploaded model's buffers.
+    moving_written: Option<u64>,
 }
 
 /// Size of the staging belt's buffers: a frame's bones and overlays fit in one.
@@ -249,6 +251,7 @@ impl Renderer {
             bones: bytemuck::zeroed_box(),
             overlay: Overlay::default(),
             belt: wgpu::util::StagingBelt::new(context.device.clone(), STAGING_CHUNK),
+            moving_written: None,
         }
     }
 
@@ -265,6 +268,7 @@ impl Renderer {
         };
         self.line_buffer = Some(buffer("overlay lines", self.overlay.lines.capacity()));
         self.solid_buffer = Some(buffer("overlay solids", self.overlay.triangles.capacity()));
+        self.moving_written = None;
         GpuModel::new(&self.device, &self.queue, &self.texture_layout, &self.sampler, model)
     }
 
@@ -314,6 +318,15 @@ impl Renderer {
             write(&self.grid_frame_buffer, bytemuck::bytes_of(&grid));
         }
         write(&self.bones_buffer, &bytemuck::bytes_of(&*self.bones)[..used]);
+        // The moving meshes (flexed faces, eyes), in every LOD that draws them, when they moved.
+        if !pose.moving.is_empty() && self.moving_written != Some(pose.moving_revision) {
+            for (index, mesh) in model.moving_meshes() {
+                if let Some(vertices) = pose.moving.get(index).filter(|v| v.len() == mesh.vertex_count) {
+                    write(&mesh.vertices, bytemuck::cast_slice(vertices));
+                }
+            }
+            self.moving_written = Some(pose.moving_revision);
+        }
         let fitting = |buffer: &Option<wgpu::Buffer>, vertices: &[OverlayVertex]| {
             buffer
                 .as_ref()

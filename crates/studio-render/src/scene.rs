@@ -67,6 +67,10 @@ pub struct RenderMesh {
     pub triangles: Vec<[u32; 3]>,
     /// The column of the skin table that gives the material.
     pub slot: usize,
+    /// Its index among the model's moving meshes (Source flexed and eyeball meshes), whose
+    /// vertices each frame may rewrite: [`FramePose::moving`]. `None` for a mesh that never
+    /// changes.
+    pub moving: Option<usize>,
 }
 
 /// How a material's texels combine with what is behind them.
@@ -173,6 +177,12 @@ pub struct FramePose<'a> {
     pub attachments: &'a [Vec3A],
     /// The sequence's box, for the sequence box overlay.
     pub sequence_box: Option<(Vec3, Vec3)>,
+    /// The vertices of each moving mesh ([`RenderMesh::moving`]) as this frame draws them, in
+    /// the mesh's space like the uploaded ones. Empty: every mesh as uploaded.
+    pub moving: &'a [Vec<MeshVertex>],
+    /// Changes whenever any list of `moving` does: the renderer writes them to the GPU only
+    /// when it differs from the last one it wrote.
+    pub moving_revision: u64,
 }
 
 #[cfg(test)]

@@ -9,12 +9,10 @@ use studio_source::SourceModel;
 use studio_source::{StripGroup, Vertex, VtxMesh};
 
 use crate::gpu_types::MeshVertex;
+use crate::source_face::{MeshKey, SourceFace, mesh_vertices, moving_meshes};
 use crate::scene::{
     FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
 };
-
-/// `mstudiovertex_t`'s size: a model's `vertexindex` counts bytes of them (source-mesh.md).
-const VERTEX_SIZE: usize = 48;
 
 /// `.vtx` strip flag: the indices are a triangle list.
 const STRIP_IS_TRILIST: u8 = 0x01;
@@ -27,7 +25,7 @@ pub fn missing_material(name: &str) -> RenderMaterial {
 }
 
 /// A `.vvd` vertex for the mesh shader: its weights past `numbones` are 0.
-fn mesh_vertex(v: &Vertex) -> MeshVertex {
+pub(crate) fn mesh_vertex(v: &Vertex) -> MeshVertex {
     let mut bones = [0u8; 3];
     let mut weights = [0.0f32; 3];
     let used = usize::from(v.num_bones).min(3);
@@ -71,29 +69,19 @@ fn group_triangles(group: &StripGroup, mesh_vertices: usize, out: &mut Vec<[u32;
     }
 }
 
-/// The meshes of one `.mdl` model at each LOD of its `.vtx` model.
-fn submodel(model: &SourceModel, part: usize, index: usize) -> RenderSubmodel {
-    let (Some(mdl), Some(vertices)) =
-        (model.body_parts.get(part).and_then(|p| p.models.get(index)), model.vertices.as_ref())
-    else {
+/// The meshes of one `.mdl` model at each LOD of its `.vtx` model; `moving` lists the model's
+/// moving meshes ([`moving_meshes`]).
+fn submodel(model: &SourceModel, part: usize, index: usize, moving: &[MeshKey]) -> RenderSubmodel {
+    let Some(mdl) = model.body_parts.get(part).and_then(|p| p.models.get(index)) else {
         return RenderSubmodel::default();
     };
     let Some(vtx) = model.vtx.as_ref().and_then(|v| v.body_parts.get(part)?.get(index)) else {
         return RenderSubmodel::default();
     };
-    let base = usize::try_from(mdl.vertex_index).ok().map(|b| b / VERTEX_SIZE);
     // Each mesh's vertices, shared by its LODs.
-    let mesh_vertices: Vec<Vec<MeshVertex>> = mdl
-        .meshes
-        .iter()
-        .map(|mesh| {
-            let range = base.and_then(|base| {
-                let start = base.checked_add(usize::try_from(mesh.vertex_offset).ok()?)?;
-                let end = start.checked_add(usize::try_from(mesh.num_vertices).ok()?)?;
-                vertices.vertices.get(start..end)
-            });
-            range.map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect())
-        })
+    let key = |mesh| MeshKey { part, model: index, mesh };
+    let mesh_vertices: Vec<Vec<MeshVertex>> = (0..mdl.meshes.len())
+        .map(|mesh| mesh_vertices(model, key(mesh)).map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect()))
         .collect();
     let lods = vtx
         .lods
@@ -102,7 +90,8 @@ fn submodel(model: &SourceModel, part: usize, index: usize) -> RenderSubmodel {
             lod.meshes
                 .iter()
                 .zip(mdl.meshes.iter().zip(&mesh_vertices))
-                .map(|(vtx_mesh, (mesh, vertices)): (&VtxMesh, _)| {
+                .enumerate()
+                .map(|(m, (vtx_mesh, (mesh, vertices))): (usize, (&VtxMesh, _))| {
                     let mut triangles = Vec::new();
                     for group in &vtx_mesh.strip_groups {
                         group_triangles(group, vertices.len(), &mut triangles);
@@ -111,6 +100,7 @@ fn submodel(model: &SourceModel, part: usize, index: usize) -> RenderSubmodel {
                         vertices: vertices.clone(),
                         triangles,
                         slot: usize::try_from(mesh.material).unwrap_or(usize::MAX),
+                        moving: moving.iter().position(|&k| k == key(m)),
                     }
                 })
                 .collect()
@@ -122,13 +112,14 @@ fn submodel(model: &SourceModel, part: usize, index: usize) -> RenderSubmodel {
 /// `model` as the renderer draws it, with `materials` (one per texture of the model, in order;
 /// see [`missing_material`]). Without a `.vvd` or `.vtx` it has a skeleton and no mesh.
 pub fn render_model(model: &SourceModel, materials: Vec<RenderMaterial>) -> RenderModel {
+    let moving = moving_meshes(model);
     let body_parts = model
         .body_parts
         .iter()
         .enumerate()
         .map(|(p, part)| RenderBodyPart {
             base: part.base,
-            submodels: (0..part.models.len()).map(|m| submodel(model, p, m)).collect(),
+            submodels: (0..part.models.len()).map(|m| submodel(model, p, m, &moving)).collect(),
         })
         .collect();
     let skins = model
@@ -168,6 +159,9 @@ pub struct SourceFrame {
     pub attachments: Vec<Vec3A>,
     /// The sequence's box.
     pub sequence_box: Option<(glam::Vec3, glam::Vec3)>,
+    /// The moving meshes: flexed faces and eyes. Empty until [`SourceFace::new`] is given the
+    /// model; then [`SourceFace::update`] poses them after [`Self::place`].
+    pub face: SourceFace,
 }
 
 impl SourceFrame {
@@ -196,6 +190,8 @@ impl SourceFrame {
             hitbox_set: self.hitbox_set,
             attachments: &self.attachments,
             sequence_box: self.sequence_box,
+            moving: &self.face.vertices,
+            moving_revision: self.face.revision,
         }
     }
 }

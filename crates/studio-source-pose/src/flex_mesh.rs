@@ -38,6 +38,12 @@ fn negligible((own, partner): (f32, f32)) -> bool {
     own > -0.001 && own < 0.001 && partner > -0.001 && partner < 0.001
 }
 
+/// Whether the flex moves its vertices at description `weights`: the opposite of the engine's
+/// test that passes a flex over (both ramped weights within 0.001 of 0).
+pub fn flex_is_active(flex: &MeshFlex, weights: &[f32]) -> bool {
+    !negligible(flex_weights(flex, weights))
+}
+
 /// Adds the flexes of `mesh` at description `weights` to `positions` and `normals` (the mesh's
 /// vertices, which the caller has set to the bind pose); normals of moved vertices are
 /// normalised again. `moved` is a scratch list the caller keeps between calls (it grows to

@@ -29,7 +29,7 @@ mod testing;
 pub mod transition;
 mod zero_frames;
 
-pub use flex_mesh::{apply_flexes, ramp_flex_weight};
+pub use flex_mesh::{apply_flexes, flex_is_active, ramp_flex_weight};
 pub use flex_rules::{remap_clamped, run_flex_rules};
 pub use points::{
     affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,

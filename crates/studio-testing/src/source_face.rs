@@ -339,3 +339,21 @@ pub fn with_face(mdl: &[u8]) -> Vec<u8> {
     t.set(FLAGS, flags);
     t.bytes
 }
+
+/// `mdl` with the face (from [`with_face`]) whose body part 0, model 0, mesh `mesh` is made the
+/// eyeball's mesh: `materialtype` 1, `materialparam` 0 (the [`EYEBALL`]). `None` when the
+/// model has no such mesh.
+pub fn with_eyeball_mesh(face: &[u8], mesh: usize) -> Option<Vec<u8>> {
+    let mut bytes = face.to_vec();
+    let part = usize::try_from(i32_at(&bytes, BODYPART_INDEX)).ok()?;
+    let model = usize::try_from(part as i64 + i64::from(i32_at(&bytes, part + 12))).ok()?;
+    if mesh >= usize::try_from(i32_at(&bytes, model + 72)).ok()? {
+        return None;
+    }
+    let first = usize::try_from(model as i64 + i64::from(i32_at(&bytes, model + 76))).ok()?;
+    // mstudiomesh_t is 116 bytes; materialtype at 24, materialparam at 28.
+    let at = first + mesh * 116;
+    set_i32(&mut bytes, at + 24, 1);
+    set_i32(&mut bytes, at + 28, 0);
+    Some(bytes)
+}
