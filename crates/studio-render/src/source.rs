@@ -9,10 +9,10 @@ use studio_source::SourceModel;
 use studio_source::{StripGroup, Vertex, VtxMesh};
 
 use crate::gpu_types::MeshVertex;
-use crate::source_face::{MeshKey, SourceFace, mesh_vertices, moving_meshes};
 use crate::scene::{
     FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
 };
+use crate::source_face::{MeshKey, SourceFace, mesh_vertices, moving_meshes};
 
 /// `.vtx` strip flag: the indices are a triangle list.
 const STRIP_IS_TRILIST: u8 = 0x01;
@@ -81,7 +81,9 @@ fn submodel(model: &SourceModel, part: usize, index: usize, moving: &[MeshKey]) 
     // Each mesh's vertices, shared by its LODs.
     let key = |mesh| MeshKey { part, model: index, mesh };
     let mesh_vertices: Vec<Vec<MeshVertex>> = (0..mdl.meshes.len())
-        .map(|mesh| mesh_vertices(model, key(mesh)).map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect()))
+        .map(|mesh| {
+            mesh_vertices(model, key(mesh)).map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect())
+        })
         .collect();
     let lods = vtx
         .lods

@@ -192,9 +192,14 @@ impl SourceFace {
         let meshes: Vec<Moving> = moving_meshes(model)
             .into_iter()
             .map(|key| {
-                let bind = mesh_vertices(model, key).unwrap_or(&[]).iter().map(crate::source::mesh_vertex).collect();
-                let eyeball = eyeball_of(model, key)
-                    .and(model.body_parts[key.part].models[key.model].meshes[key.mesh].material_param.try_into().ok());
+                let bind =
+                    mesh_vertices(model, key).unwrap_or(&[]).iter().map(crate::source::mesh_vertex).collect();
+                let eyeball = eyeball_of(model, key).and(
+                    model.body_parts[key.part].models[key.model].meshes[key.mesh]
+                        .material_param
+                        .try_into()
+                        .ok(),
+                );
                 Moving { key, bind, eyeball, at_rest: true }
             })
             .collect();
@@ -204,7 +209,9 @@ impl SourceFace {
             .iter()
             .enumerate()
             .flat_map(|(part, p)| p.models.iter().enumerate().map(move |(m, mdl)| (part, m, mdl)))
-            .flat_map(|(part, m, mdl)| (0..mdl.eyeballs.len()).map(move |e| ((part, m, e), eye_state_at_rest())))
+            .flat_map(|(part, m, mdl)| {
+                (0..mdl.eyeballs.len()).map(move |e| ((part, m, e), eye_state_at_rest()))
+            })
             .collect();
         Self {
             vertices: meshes.iter().map(|m| m.bind.clone()).collect(),
@@ -259,9 +266,9 @@ impl SourceFace {
             else {
                 continue;
             };
-            let eye = moving.eyeball.and_then(|e| {
-                self.eyes.iter().find(|(k, _)| *k == (moving.key.part, moving.key.model, e))
-            });
+            let eye = moving
+                .eyeball
+                .and_then(|e| self.eyes.iter().find(|(k, _)| *k == (moving.key.part, moving.key.model, e)));
             let active = mesh.flexes.iter().any(|f| flex_is_active(f, &self.weights));
             let reflex = weights_changed && (active || !moving.at_rest);
             if !reflex && eye.is_none() {
@@ -288,7 +295,8 @@ impl SourceFace {
             if let Some((_, state)) = eye {
                 for vertex in out.iter_mut() {
                     let p = skinned(vertex, skinning);
-                    let texel = [state.u.truncate().dot(p) + state.u.w, state.v.truncate().dot(p) + state.v.w];
+                    let texel =
+                        [state.u.truncate().dot(p) + state.u.w, state.v.truncate().dot(p) + state.v.w];
                     changed |= texel != vertex.texel;
                     vertex.texel = texel;
                 }

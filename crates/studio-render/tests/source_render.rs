@@ -190,7 +190,12 @@ fn a_vertex_weighted_to_three_bones_lands_where_cpu_skinning_puts_it() {
         body_parts: vec![studio_render::RenderBodyPart {
             base: 1,
             submodels: vec![RenderSubmodel {
-                lods: vec![vec![RenderMesh { vertices: marker, triangles: vec![[0, 1, 2]], slot: 0, moving: None }]],
+                lods: vec![vec![RenderMesh {
+                    vertices: marker,
+                    triangles: vec![[0, 1, 2]],
+                    slot: 0,
+                    moving: None,
+                }]],
             }],
         }],
         materials: vec![RenderMaterial { fullbright: true, ..RenderMaterial::default() }],

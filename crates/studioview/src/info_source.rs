@@ -143,12 +143,62 @@ pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
                 "eyeballs": model.num_eyeballs,
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "flex_controllers": m.flexes.controllers.iter().map(|c| json!({
+            "name": c.name, "type": c.kind, "min": c.min, "max": c.max,
+        })).collect::<Vec<_>>(),
+        "flexes": flexes_json(m),
+        "flex_rules": m.flexes.rules.len(),
+        "flex_ui": m.flexes.ui.iter().map(|u| json!({
+            "name": u.name, "controllers": u.controllers, "stereo": u.stereo,
+        })).collect::<Vec<_>>(),
+        "eyeballs": eyeballs_json(m),
         "transition_nodes": m.transitions.names,
         "textures": m.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
         "material_paths": m.material_paths,
         "skins": m.skins.families,
         "warnings": m.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
+}
+
+/// Each flex description: its name, the mesh flexes that move by it and their vertices.
+fn flexes_json(m: &studio_source::SourceModel) -> Vec<serde_json::Value> {
+    let meshes = m.body_parts.iter().flat_map(|p| &p.models).flat_map(|model| &model.meshes);
+    let mut uses = vec![(0usize, 0usize); m.flexes.descs.len()];
+    for flex in meshes.flat_map(|mesh| &mesh.flexes) {
+        if let Some(u) = uses.get_mut(flex.desc) {
+            u.0 += 1;
+            u.1 += flex.vertices.len();
+        }
+    }
+    m.flexes
+        .descs
+        .iter()
+        .zip(uses)
+        .map(|(name, (mesh_flexes, vertices))| {
+            json!({
+                "name": name, "mesh_flexes": mesh_flexes, "vertices": vertices,
+            })
+        })
+        .collect()
+}
+
+/// Every eyeball, with the body part and model it is on.
+fn eyeballs_json(m: &studio_source::SourceModel) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for (p, part) in m.body_parts.iter().enumerate() {
+        for (i, model) in part.models.iter().enumerate() {
+            for e in &model.eyeballs {
+                out.push(json!({
+                    "name": e.name, "body_part": p, "model": i, "bone": e.bone,
+                    "origin": v3(e.origin), "radius": e.radius, "z_offset": e.z_offset,
+                    "up": v3(e.up), "forward": v3(e.forward), "iris_scale": e.iris_scale,
+                    "upper_lid_flex": e.upper_lid_flex_desc, "lower_lid_flex": e.lower_lid_flex_desc,
+                    "non_facs": e.non_facs,
+                }));
+            }
+        }
+    }
+    out
 }
 
 /// The model as text for a person.
@@ -191,6 +241,18 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
         m.textures.len(),
         m.skins.families.len(),
     );
+    if !m.flexes.controllers.is_empty() {
+        let eyeballs: usize =
+            m.body_parts.iter().flat_map(|p| &p.models).map(|model| model.eyeballs.len()).sum();
+        let _ = writeln!(
+            s,
+            "face           {} flex controllers, {} flex descriptions, {} rules, {} eyeballs",
+            m.flexes.controllers.len(),
+            m.flexes.descs.len(),
+            m.flexes.rules.len(),
+            eyeballs
+        );
+    }
     let _ = writeln!(s, "\nbones");
     for (i, b) in m.bones.iter().enumerate() {
         let parent = b.parent.map_or("-".to_owned(), |p| p.to_string());

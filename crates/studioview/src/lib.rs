@@ -10,6 +10,7 @@ pub mod check;
 pub mod demo;
 pub mod edit;
 pub mod export;
+pub mod flex_groups;
 pub mod info;
 pub mod info_source;
 pub mod list;

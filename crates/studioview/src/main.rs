@@ -86,6 +86,10 @@ enum Command {
         /// Camera angle above the ground, degrees.
         #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
         pitch: f32,
+        /// A Source flex controller's value in its own range, NAME=VALUE (repeatable); the
+        /// others stay at rest. The eyes look at the camera.
+        #[arg(long, allow_hyphen_values = true)]
+        flex: Vec<String>,
     },
     /// Export a model as glTF 2.0: skeleton, skinned meshes, textures, every sequence.
     Export {
@@ -141,7 +145,7 @@ fn main() -> ExitCode {
         Command::Check { paths } => check::run(&paths),
         Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch } => {
+        Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch, flex } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -155,6 +159,7 @@ fn main() -> ExitCode {
                 show,
                 yaw,
                 pitch,
+                flex,
             })
         }
         Command::Export { model, out, shown, sequences, scale } => {

@@ -30,6 +30,43 @@ pub struct RenderArgs {
     pub yaw: f32,
     /// Camera pitch, degrees.
     pub pitch: f32,
+    /// Source flex controllers, `NAME=VALUE`.
+    pub flex: Vec<String>,
+}
+
+/// Parses `NAME=VALUE` for a flex controller of `flexes`: its index and the value, which must lie
+/// in the controller's range.
+pub fn parse_flex(flexes: &studio_source::Flexes, item: &str) -> Result<(usize, f32), String> {
+    let (name, value) = item.split_once('=').ok_or_else(|| format!("--flex {item:?} is not NAME=VALUE"))?;
+    let name = name.trim();
+    let index =
+        flexes.controllers.iter().position(|c| c.name.eq_ignore_ascii_case(name)).ok_or_else(|| {
+            let names: Vec<&str> = flexes.controllers.iter().map(|c| c.name.as_str()).collect();
+            if names.is_empty() {
+                "the model has no flex controllers".to_owned()
+            } else {
+                format!("no flex controller {name:?} (the model has {})", names.join(", "))
+            }
+        })?;
+    let c = &flexes.controllers[index];
+    let value: f32 = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f32| v.is_finite())
+        .ok_or_else(|| format!("--flex {item:?}: {value:?} is not a number"))?;
+    let (lo, hi) = (c.min.min(c.max), c.min.max(c.max));
+    if !(lo..=hi).contains(&value) {
+        return Err(format!("--flex {item:?}: {} runs from {} to {}", c.name, c.min, c.max));
+    }
+    Ok((index, value))
+}
+
+/// The camera `args` ask for, framing `bounds`.
+fn camera_for(args: &RenderArgs, bounds: (glam::Vec3, glam::Vec3)) -> OrbitCamera {
+    let mut camera = OrbitCamera { yaw_deg: args.yaw, pitch_deg: args.pitch, ..OrbitCamera::default() };
+    camera.frame(bounds.0, bounds.1, args.size.0 as f32 / args.size.1 as f32);
+    camera
 }
 
 /// Parses `WxH`.
@@ -133,9 +170,12 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     if !model.sequences.is_empty() {
         evaluator.evaluate(&args.pose.request(&model, sequence), &mut pose).map_err(|e| e.to_string())?;
     }
-    let bounds = crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body);
+    if !args.flex.is_empty() {
+        return Err("--flex is for Source models: Half-Life models have no flex controllers".to_owned());
+    }
+    let camera = camera_for(args, crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body));
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-    draw(args, &studio_render::goldsrc::render_model(&model), frame, bounds)
+    draw(args, &studio_render::goldsrc::render_model(&model), frame, &camera)
 }
 
 /// `render` for a Source model: `--cycle`, `--param`, `--hitbox-set`, `--lod`.
@@ -170,22 +210,28 @@ fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Re
     if args.shown.lod >= lods {
         return Err(format!("{path} has {lods} LOD{} (0 to {})", if lods == 1 { "" } else { "s" }, lods - 1));
     }
+    for item in &args.flex {
+        let (index, value) = parse_flex(&doc.model.flexes, item)?;
+        doc.flex[index] = value;
+    }
     doc.cycle = args.pose.cycle.unwrap_or(0.0);
     doc.evaluate();
+    let camera = camera_for(args, doc.bounds(args.shown.body));
+    doc.update_face(args.shown.body, camera.eye());
     let materials = crate::materials::resolve(&doc.model, &doc.path, &args.shown.game);
     for line in &materials.messages {
         eprintln!("note: {line}");
     }
     let render = studio_render::source::render_model(&doc.model, materials.materials);
-    draw(args, &render, doc.frame.frame_pose(), doc.bounds(args.shown.body))
+    draw(args, &render, doc.frame.frame_pose(), &camera)
 }
 
-/// Draws `model` in `pose` framed on `bounds` and writes the PNG.
+/// Draws `model` in `pose` seen by `camera` and writes the PNG.
 fn draw(
     args: &RenderArgs,
     model: &studio_render::RenderModel,
     pose: studio_render::FramePose<'_>,
-    bounds: (glam::Vec3, glam::Vec3),
+    camera: &OrbitCamera,
 ) -> Result<(), String> {
     let mut options = options_from_show(&args.show)?;
     options.body = args.shown.body;
@@ -195,10 +241,8 @@ fn draw(
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
     let gpu = renderer.upload(model);
-    let mut camera = OrbitCamera { yaw_deg: args.yaw, pitch_deg: args.pitch, ..OrbitCamera::default() };
-    camera.frame(bounds.0, bounds.1, args.size.0 as f32 / args.size.1 as f32);
     let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-    let scene = Scene { pose, camera: &camera, options: &options };
+    let scene = Scene { pose, camera, options: &options };
     let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene)
         .map_err(|e| e.to_string())?;
     write_png(&args.out, &image)

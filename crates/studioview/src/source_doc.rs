@@ -8,6 +8,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use studio_render::scene::submodel_for_body;
 use studio_render::source::SourceFrame;
+use studio_render::source_face::SourceFace;
 use studio_source::{STUDIO_AL_POSE, STUDIO_LOOPING, SourceModel};
 use studio_source_pose::{SourceEvaluator, SourceRequest, params, playback};
 
@@ -37,6 +38,10 @@ pub struct SourceDoc {
     pub autoplay: bool,
     /// The clock they play on, in seconds (moved on by playback).
     pub clock: f32,
+    /// Each flex controller's value in its own range (`docs/flex.md`).
+    pub flex: Vec<f32>,
+    /// Where the eyes look, in model space; `None`: at the camera.
+    pub eye_target: Option<Vec3>,
     /// Normalised pose parameters, reused.
     normalised: Vec<f32>,
 }
@@ -51,6 +56,8 @@ impl SourceDoc {
         let params = rig.pose_parameters.iter().map(|p| params::real(p, params::default_value(p))).collect();
         let normalised = vec![0.0; rig.pose_parameters.len()];
         let controllers = model.bone_controllers.iter().map(neutral_value).collect();
+        let flex = model.flexes.controllers.iter().map(flex_neutral).collect();
+        let frame = SourceFrame { face: SourceFace::new(&model), ..SourceFrame::default() };
         let mut doc = Self {
             model,
             path,
@@ -61,9 +68,11 @@ impl SourceDoc {
             params,
             controllers,
             hitbox_set: 0,
-            frame: SourceFrame::default(),
+            frame,
             autoplay: false,
             clock: 0.0,
+            flex,
+            eye_target: None,
             normalised,
         };
         doc.evaluate();
@@ -74,6 +83,10 @@ impl SourceDoc {
     /// parameters), keeping what the user chose.
     pub fn replace_model(&mut self, model: Arc<SourceModel>) {
         self.evaluator = SourceEvaluator::shared(model.clone());
+        self.frame.face = SourceFace::new(&model);
+        if self.flex.len() != model.flexes.controllers.len() {
+            self.flex = model.flexes.controllers.iter().map(flex_neutral).collect();
+        }
         self.model = model;
         self.hitbox_set = self.hitbox_set.min(self.model.hitbox_sets.len().saturating_sub(1));
         self.evaluate();
@@ -142,6 +155,25 @@ impl SourceDoc {
         rig.sequence(self.sequence)
             .and_then(|seq| rig.grid_cell(seq, 0, 0))
             .map_or(1, |a| a.animation.frames.max(1) as usize)
+    }
+
+    /// Puts every flex controller at its neutral value: the face at rest.
+    pub fn reset_flexes(&mut self) {
+        for (value, controller) in self.flex.iter_mut().zip(&self.model.flexes.controllers) {
+            *value = flex_neutral(controller);
+        }
+    }
+
+    /// Poses the moving meshes (flexed faces, eyes) for the flex values, the pose last
+    /// evaluated and body number `body`, the eyes looking at `eye_target` or else at `camera`
+    /// (model space). Allocates nothing.
+    pub fn update_face(&mut self, body: i32, camera: Vec3) {
+        if self.frame.face.is_empty() {
+            return;
+        }
+        let target = self.eye_target.unwrap_or(camera);
+        let frame = &mut self.frame;
+        frame.face.update(&self.model, &self.flex, (&frame.bones, &frame.skinning), body, target);
     }
 
     /// Every pose parameter at its default and every controller at its neutral value.
@@ -250,6 +282,15 @@ impl SourceDoc {
         }
         if min.cmple(max).all() { (min, max) } else { self.model.header.hull }
     }
+}
+
+/// A flex controller's neutral value: 0 where its range holds 0 (the face at rest), else the
+/// end nearer 0. The engine's own default is a normalised weight of 0, which is the range's
+/// minimum: the same for the usual 0..1 ranges, but for a −1..1 one (eyes, a stereo balance)
+/// the far end, which no viewer starts at.
+pub fn flex_neutral(controller: &studio_source::FlexController) -> f32 {
+    let (lo, hi) = (controller.min.min(controller.max), controller.min.max(controller.max));
+    if !(lo.is_finite() && hi.is_finite()) { 0.0 } else { 0.0f32.clamp(lo, hi) }
 }
 
 /// A controller's neutral value: 0 in its own units where the range holds 0, else its start.

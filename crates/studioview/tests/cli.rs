@@ -658,3 +658,87 @@ fn pose_starts_controllers_at_their_neutral_settings() {
     assert_eq!(pose(&[]), pose(&["--controller", "127,127,127,127"]));
     assert_ne!(pose(&[]), pose(&["--controller", "0,0,0,0"]));
 }
+
+/// The face fixture (studio_testing::source_face on anim48) written with anim48's companions
+/// into `dir`, as `face.mdl`.
+fn face_model(shared: &Path, dir: &Path) -> PathBuf {
+    let fixture = shared.join("fixtures/source/models/fixture");
+    let mdl = studio_testing::source_face::with_face(&std::fs::read(fixture.join("anim48.mdl")).unwrap());
+    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1).unwrap();
+    std::fs::write(dir.join("face.mdl"), mdl).unwrap();
+    std::fs::copy(fixture.join("anim48.vvd"), dir.join("face.vvd")).unwrap();
+    std::fs::copy(fixture.join("anim48.dx90.vtx"), dir.join("face.dx90.vtx")).unwrap();
+    dir.join("face.mdl")
+}
+
+#[test]
+fn info_json_lists_the_face_controllers_descriptions_and_eyeballs() {
+    let Some(shared) = shared() else { return };
+    let dir = scratch("info-face");
+    let model = face_model(&shared, &dir);
+    let out = studioview(&["info", "--json", model.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let controllers = info["flex_controllers"].as_array().unwrap();
+    let (name, kind, min, max) = studio_testing::source_face::CONTROLLERS[3];
+    assert_eq!(controllers.len(), studio_testing::source_face::CONTROLLERS.len());
+    assert_eq!(controllers[3], serde_json::json!({"name": name, "type": kind, "min": min, "max": max}));
+    let flexes = info["flexes"].as_array().unwrap();
+    assert_eq!(flexes.len(), studio_testing::source_face::DESCS.len());
+    assert_eq!(flexes[0]["name"], "jaw");
+    assert!(flexes[0]["mesh_flexes"].as_u64().unwrap() >= 1, "{}", flexes[0]);
+    let eyeballs = info["eyeballs"].as_array().unwrap();
+    assert_eq!(eyeballs.len(), 1);
+    assert_eq!(eyeballs[0]["name"], studio_testing::source_face::EYEBALL_NAME);
+    assert_eq!(eyeballs[0]["iris_scale"], 2.0);
+}
+
+#[test]
+fn render_flex_moves_the_face_and_names_what_the_model_has() {
+    let Some(shared) = shared() else { return };
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("render-flex");
+    let model = face_model(&shared, &dir);
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args =
+            vec!["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--size", "200x150"];
+        args.extend_from_slice(extra);
+        (studioview(&args), out)
+    };
+    let (result, rest) = render("rest.png", &[]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (result, open) = render("open.png", &["--flex", "jaw_drop=1", "--flex", "LEFT_SMILE=1"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (result, zero) = render("zero.png", &["--flex", "jaw_drop=0"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (rest, open, zero) = (read_png(&rest).2, read_png(&open).2, read_png(&zero).2);
+    assert_ne!(rest, open, "the jaw and smile move the mesh");
+    assert_eq!(rest, zero, "a controller at rest draws the face at rest");
+    for (extra, says) in [
+        (&["--flex", "brow=1"][..], "jaw_drop, left_smile"),
+        (&["--flex", "jaw_drop=2"][..], "runs from 0 to 1"),
+        (&["--flex", "jaw_drop"][..], "NAME=VALUE"),
+        (&["--flex", "eyes_updown=x"][..], "not a number"),
+    ] {
+        let (result, _) = render("bad.png", extra);
+        assert_eq!(result.status.code(), Some(1), "{extra:?}");
+        assert!(text(&result.stderr).contains(says), "{extra:?}: {}", text(&result.stderr));
+    }
+    let (result, _) = render_goldsrc_with_flex(&shared, &dir);
+    assert_eq!(result.status.code(), Some(1));
+    assert!(text(&result.stderr).contains("Source models"), "{}", text(&result.stderr));
+}
+
+fn render_goldsrc_with_flex(shared: &Path, dir: &Path) -> (Output, PathBuf) {
+    let out = dir.join("gold.png");
+    let model = std::fs::read_dir(shared.join("fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "mdl"))
+        .unwrap();
+    let args = ["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--flex", "jaw_drop=1"];
+    (studioview(&args), out)
+}

@@ -63,6 +63,12 @@ pub enum Command {
     SetPoseParameter(usize, f32),
     /// Set a bone controller (by position in the model's list) in its own units (Source).
     SetSourceController(usize, f32),
+    /// Set a flex controller (by its index in the model's list) in its own range (Source).
+    SetFlex(usize, f32),
+    /// Put every flex controller at rest (Source).
+    ResetFlexes,
+    /// Where the eyes look, in model space; `None`: at the camera (Source).
+    SetEyeTarget(Option<glam::Vec3>),
     /// Show hit box set N (Source).
     SelectHitboxSet(usize),
     /// Draw level of detail N (Source).

@@ -44,6 +44,8 @@ pub struct StudioApp {
     source_tab: ui::source_panels::SourceTab,
     previews: ui::source_panels::Previews,
     game_folder: String,
+    /// The Flex tab's search.
+    flex_search: String,
     texture: usize,
     textures: TextureCache,
     title: String,
@@ -127,6 +129,7 @@ impl StudioApp {
             source_tab: Default::default(),
             previews: Default::default(),
             game_folder: String::new(),
+            flex_search: String::new(),
             texture: 0,
             textures: TextureCache::default(),
             title: String::new(),
@@ -316,6 +319,7 @@ impl StudioApp {
                         &mut self.source_tab,
                         &mut self.previews,
                         &mut self.game_folder,
+                        &mut self.flex_search,
                         &mut commands,
                     );
                     return;

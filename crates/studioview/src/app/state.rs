@@ -476,6 +476,17 @@ impl AppState {
                 }
             }
             Command::ResetControllers => doc.reset_controls(),
+            Command::SetFlex(i, value) => {
+                let range = doc.model.flexes.controllers.get(i).map(|c| (c.min.min(c.max), c.min.max(c.max)));
+                if let (Some(slot), Some((lo, hi))) = (doc.flex.get_mut(i), range)
+                    && value.is_finite()
+                    && lo <= hi
+                {
+                    *slot = value.clamp(lo, hi);
+                }
+            }
+            Command::ResetFlexes => doc.reset_flexes(),
+            Command::SetEyeTarget(target) => doc.eye_target = target.filter(|t| t.is_finite()),
             Command::SelectHitboxSet(set) => {
                 if set < doc.model.hitbox_sets.len() {
                     doc.hitbox_set = set;
@@ -606,6 +617,9 @@ impl AppState {
             Command::SetCycle(_)
             | Command::SetPoseParameter(..)
             | Command::SetSourceController(..)
+            | Command::SetFlex(..)
+            | Command::ResetFlexes
+            | Command::SetEyeTarget(_)
             | Command::SelectHitboxSet(_)
             | Command::SetAutoplay(_)
             | Command::SetLod(_) => {}
@@ -706,6 +720,19 @@ impl AppState {
                 .sequences
                 .get(self.sequence)
                 .is_some_and(|s| s.frames() > 1 && s.fps.is_finite() && s.fps > 0.0),
+        }
+    }
+
+    /// Poses the open Source model's flexed meshes and eyes (looking at the camera unless told
+    /// otherwise) for the pose evaluated last; returns their revision, which moves when they do.
+    pub fn update_face(&mut self) -> u64 {
+        let (body, eye) = (self.body, self.camera.eye());
+        match self.source.as_deref_mut() {
+            Some(view) => {
+                view.doc.update_face(body, eye);
+                view.doc.frame.face.revision
+            }
+            None => 0,
         }
     }
 

@@ -4,6 +4,7 @@ pub mod browser;
 pub mod controls;
 pub mod display;
 pub mod fit;
+pub mod flex_panel;
 pub mod handles;
 pub mod menu;
 pub mod model_panel;

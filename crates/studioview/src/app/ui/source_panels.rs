@@ -169,6 +169,8 @@ pub enum SourceTab {
     Attachments,
     /// Materials.
     Materials,
+    /// Flex controllers (the face) and where the eyes look.
+    Flex,
     /// Eye position and boxes, the shown sequence's settings, controllers.
     Edit,
 }
@@ -187,6 +189,7 @@ pub fn model_ui(
     tab: &mut SourceTab,
     previews: &mut Previews,
     folder: &mut String,
+    flex_search: &mut String,
     commands: &mut Commands,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -196,6 +199,7 @@ pub fn model_ui(
             (SourceTab::Hitboxes, "Hit boxes"),
             (SourceTab::Attachments, "Attachments"),
             (SourceTab::Materials, "Materials"),
+            (SourceTab::Flex, "Flex"),
             (SourceTab::Edit, "Edit"),
         ] {
             ui.selectable_value(tab, t, name);
@@ -228,6 +232,11 @@ pub fn model_ui(
             super::properties::source_attachment_ui(ui, state, commands);
         }
         SourceTab::Materials => materials_ui(ui, state, previews, folder, commands),
+        SourceTab::Flex => {
+            if let Some(view) = state.source.as_deref() {
+                super::flex_panel::flex_ui(ui, view, flex_search, commands);
+            }
+        }
         SourceTab::Edit => super::properties::source_model_ui(ui, state, commands),
     });
 }

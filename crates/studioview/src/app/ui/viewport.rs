@@ -18,6 +18,7 @@ const SAMPLE_FILTER: eframe::wgpu::FilterMode = eframe::wgpu::FilterMode::Linear
 struct Drawn {
     model: (usize, u64),
     revision: u64,
+    face: u64,
     camera: studio_render::OrbitCamera,
     options: RenderOptions,
     size: (u32, u32),
@@ -170,6 +171,7 @@ impl Viewport {
         let drawn = Drawn {
             model: identity,
             revision: state.revision(),
+            face: state.update_face(),
             camera: state.camera,
             options,
             size: pixels,
