@@ -29,8 +29,16 @@ struct TextureParams {
     // rgb: tint; w: unused.
     tint: vec4<f32>,
     // x: 1 for fullbright; y: 1 for blended (the texels' alpha is kept); z: 1 for reflective
-    // ($envmap, drawn as a rim of light where the surface turns away from the eye); w: unused.
+    // ($envmap, drawn as a rim of light where the surface turns away from the eye); w: 1 for
+    // Source's $selfillum (game shading: self-lit by the texels' alpha; plain: fullbright).
     flags: vec4<f32>,
+    // Game shading: x 1 with a normal map; y 1 with phong; z 1 with a light warp; w 1 with an
+    // iris.
+    maps: vec4<f32>,
+    // Phong: x $phongexponent, y $phongboost.
+    phong: vec4<f32>,
+    // $phongfresnelranges in xyz.
+    fresnel: vec4<f32>,
 };
 
 // How many of a vertex's bone slots weigh in: 2 for GoldSrc models (the position's bone and the
@@ -38,10 +46,25 @@ struct TextureParams {
 // reads one skinning matrix less per vertex and compiles with 7% fewer instructions on lavapipe.
 override BONE_SLOTS: u32 = 3u;
 
+// Whether the pipeline shades as Source's VertexLitGeneric does: tangent-space normal maps
+// ($bumpmap), phong ($phongexponent, $phongboost, $phongfresnelranges), light warps
+// ($lightwarptexture) and $selfillum masked by the base texture's alpha; and the iris over an
+// eyeball's texture. A constant at pipeline creation, so the plain pipeline compiles none of it
+// (on lavapipe each texture sample is code compiled lane by lane), and it is used only for
+// materials that have any of it.
+override GAME_SHADING: bool = false;
+
 @group(0) @binding(1) var<storage, read> bones: Bones;
 @group(1) @binding(0) var skin_texture: texture_2d<f32>;
 @group(1) @binding(1) var skin_sampler: sampler;
 @group(1) @binding(2) var<uniform> texture_params: TextureParams;
+// Tangent-space normal map, linear: rgb the normal (x along the tangent, y along the bitangent),
+// a the phong mask. A flat texel for materials without one.
+@group(1) @binding(3) var normal_texture: texture_2d<f32>;
+// The light warp: the diffuse term's colour, read along u at the half-Lambert term.
+@group(1) @binding(4) var warp_texture: texture_2d<f32>;
+// The iris, drawn over the base texture by its alpha at the second texture coordinates.
+@group(1) @binding(5) var iris_texture: texture_2d<f32>;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -53,6 +76,10 @@ struct VertexIn {
     @location(4) weights: vec3<f32>,
     // The normal's weight on each slot's bone.
     @location(5) normal_weights: vec3<f32>,
+    // xyz: the tangent (increasing u), zero where there is none; w: the bitangent's side.
+    @location(6) tangent: vec4<f32>,
+    // Second texture coordinates (an eyeball's iris projection).
+    @location(7) texel2: vec2<f32>,
 };
 
 struct VertexOut {
@@ -62,6 +89,9 @@ struct VertexOut {
     @location(2) uv: vec2<f32>,
     // How squarely the surface faces the eye: the view-space normal's z.
     @location(3) facing: f32,
+    // The tangent turned like the normal (not normalised), and the bitangent's side.
+    @location(4) tangent: vec4<f32>,
+    @location(5) uv2: vec2<f32>,
 };
 
 @vertex
@@ -78,8 +108,11 @@ fn vs_main(in: VertexIn) -> VertexOut {
         turn += m2 * in.normal_weights.z;
     }
     let position = skin * vec4<f32>(in.position, 1.0);
-    let normal = normalize(mat3x3<f32>(turn[0], turn[1], turn[2]) * in.normal);
+    let turn3 = mat3x3<f32>(turn[0], turn[1], turn[2]);
+    let normal = normalize(turn3 * in.normal);
     var out: VertexOut;
+    out.tangent = vec4<f32>(turn3 * in.tangent.xyz, in.tangent.w);
+    out.uv2 = in.texel2;
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
     out.normal = normal;
@@ -100,7 +133,57 @@ fn shade(in: VertexOut) -> f32 {
     let lit = min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
     // Unlit when options.z is 0 (fullbright view) or the material is self-lit; `|` rather than
     // `||`, which would be a branch.
-    return select(lit, 1.0, (frame.options.z < 0.5) | (texture_params.flags.x > 0.5));
+    let unlit = (frame.options.z < 0.5) | (texture_params.flags.x > 0.5) | (texture_params.flags.w > 0.5);
+    return select(lit, 1.0, unlit);
+}
+
+// The eye's position in model space, from the view matrix (a rotation and a translation).
+fn eye_position() -> vec3<f32> {
+    let v = frame.view_from_model;
+    let r = mat3x3<f32>(v[0].xyz, v[1].xyz, v[2].xyz);
+    return -(transpose(r) * v[3].xyz);
+}
+
+// Source's three-range Fresnel term (VertexLitGeneric's phong): f = 1 − n·v, from the facing
+// value to the middle one over f in 0..0.5, and on to the grazing one over 0.5..1.
+fn fresnel_ranges(n: vec3<f32>, v: vec3<f32>, ranges: vec3<f32>) -> f32 {
+    let f = 1.0 - clamp(dot(n, v), 0.0, 1.0);
+    return select(mix(ranges.x, ranges.y, 2.0 * f), mix(ranges.y, ranges.z, 2.0 * f - 1.0), f > 0.5);
+}
+
+// Game shading of a texel: the iris over it, the normal map's normal, the light warp or the
+// Lambert term, phong, and $selfillum by the texel's alpha.
+fn game_color(in: VertexOut, texel: vec4<f32>) -> vec3<f32> {
+    let p = texture_params;
+    let iris = textureSample(iris_texture, skin_sampler, in.uv2);
+    let albedo = mix(texel.rgb, iris.rgb, iris.a * p.maps.w) * p.tint.rgb;
+    let face = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
+    let flat_normal = select(face, -face, dot(face, frame.light.xyz) > 0.0);
+    let n0 = select(normalize(in.normal), flat_normal, frame.options.x > 0.5);
+    // The tangent frame: the tangent made square to the normal, the bitangent on its side
+    // (cross(normal, tangent) · w, as the engine builds it).
+    let mapped = textureSample(normal_texture, skin_sampler, in.uv);
+    let along = in.tangent.xyz - n0 * dot(n0, in.tangent.xyz);
+    let has_frame = (p.maps.x > 0.5) & (dot(along, along) > 1e-12);
+    let t = along * inverseSqrt(max(dot(along, along), 1e-24));
+    let b = cross(n0, t) * select(1.0, -1.0, in.tangent.w < 0.0);
+    let m = mapped.xyz * 2.0 - 1.0;
+    let n = select(n0, normalize(t * m.x + b * m.y + n0 * m.z), has_frame);
+    let l = -frame.light.xyz;
+    let n_dot_l = dot(n, l);
+    let warp = textureSample(warp_texture, skin_sampler, vec2<f32>(n_dot_l * 0.5 + 0.5, 0.5)).rgb;
+    let diffuse = select(vec3<f32>(max(n_dot_l, 0.0)), warp, p.maps.z > 0.5);
+    let ambient = frame.light.w;
+    let lit = min(vec3<f32>(ambient) + (1.0 - ambient) * diffuse, vec3<f32>(1.0));
+    let v = normalize(eye_position() - in.model_position);
+    let r = reflect(-v, n);
+    let highlight = pow(max(dot(r, l), 0.0), p.phong.x) * max(n_dot_l, 0.0);
+    let mask = select(1.0, mapped.a, p.maps.x > 0.5);
+    let specular = highlight * p.phong.y * fresnel_ranges(n, v, p.fresnel.xyz) * mask * p.maps.y;
+    let lighting = frame.options.z > 0.5;
+    let shaded = select(albedo, albedo * lit + vec3<f32>(specular), lighting & (p.flags.x < 0.5));
+    // $selfillum: the texel's alpha blends the lit colour to the unlit one.
+    return select(shaded, mix(shaded, albedo, texel.a), p.flags.w > 0.5);
 }
 
 @fragment
@@ -110,12 +193,16 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     if texel.a < texture_params.params.w {
         discard;
     }
-    let light = shade(in);
     // Blended materials keep their texels' alpha; others are opaque but for the view's opacity.
     let alpha = select(1.0, texel.a, texture_params.flags.y > 0.5) * frame.options.y;
     let rim = 1.0 - abs(in.facing);
-    let sheen = texture_params.flags.z * 0.4 * rim * rim;
-    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light + vec3<f32>(sheen), alpha);
+    let sheen = vec3<f32>(texture_params.flags.z * 0.4 * rim * rim);
+    // A constant at pipeline creation: the other side compiles away.
+    if GAME_SHADING {
+        return vec4<f32>(game_color(in, texel) + sheen, alpha);
+    }
+    let light = shade(in);
+    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light + sheen, alpha);
 }
 
 @fragment

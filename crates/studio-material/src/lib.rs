@@ -25,7 +25,7 @@ pub mod write;
 
 pub use error::{Error, Result};
 pub use image::Format;
-pub use lookup::{Material, find_material};
+pub use lookup::{ExtraTextures, Material, find_material};
 pub use studio_archive::{GameFolders, Vpk};
-pub use vmt::{Shading, Vmt, parse_vmt};
+pub use vmt::{Phong, Shading, Vmt, parse_vmt};
 pub use vtf::{Vtf, parse_vtf};

@@ -28,10 +28,36 @@ pub struct Material {
     pub vtf_origin: Option<String>,
     /// The base texture.
     pub vtf: Option<Vtf>,
+    /// The `$bumpmap`, `$lightwarptexture` and `$iris` textures, where found and read; where
+    /// not, the note says so in `extra_problems` and the material draws without it.
+    pub extra: ExtraTextures,
+    /// Why an extra texture is left out.
+    pub extra_problems: Vec<String>,
     /// Every path tried.
     pub tried: Vec<String>,
     /// Why it cannot be drawn as the material says, if it cannot.
     pub problem: Option<String>,
+}
+
+/// The textures a material draws with besides its base texture.
+#[derive(Debug, Default)]
+pub struct ExtraTextures {
+    /// `$bumpmap`.
+    pub bump_map: Option<Vtf>,
+    /// `$lightwarptexture`.
+    pub light_warp: Option<Vtf>,
+    /// `$iris`.
+    pub iris: Option<Vtf>,
+}
+
+/// The texture `materials/<path>.vtf` from `games`.
+fn find_texture(games: &GameFolders, path: &str, tried: &mut Vec<String>) -> Result<Vtf, String> {
+    let texture = path.replace('\\', "/");
+    let texture = texture.trim_start_matches('/').trim_end_matches(".vtf");
+    match games.find(&format!("materials/{texture}.vtf"), tried)? {
+        Some(f) => parse_vtf(&f.bytes).map_err(|e| format!("{}: {e}", f.origin.display())),
+        None => Err(format!("{texture} was not found")),
+    }
 }
 
 /// The material `name` of a model whose material folders (`cdmaterials`) are `folders_of_model`,
@@ -90,6 +116,17 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
         }
     } else {
         material.problem = Some("it has no $basetexture".to_owned());
+    }
+    for (key, path, slot) in [
+        ("$bumpmap", &shading.bump_map, &mut material.extra.bump_map),
+        ("$lightwarptexture", &shading.light_warp, &mut material.extra.light_warp),
+        ("$iris", &shading.iris, &mut material.extra.iris),
+    ] {
+        let Some(path) = path else { continue };
+        match find_texture(games, path, &mut material.tried) {
+            Ok(vtf) => *slot = Some(vtf),
+            Err(e) => material.extra_problems.push(format!("its {key} is left out: {e}")),
+        }
     }
     material.shading = Some(shading);
     material

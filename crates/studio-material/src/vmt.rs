@@ -1,7 +1,8 @@
 //! `.vmt` materials: a shader name and its parameters (KeyValues), the `patch` shader's
 //! `include` with `replace` and `insert` blocks, and the parameters a model viewer shows:
 //! `$basetexture`, `$translucent`, `$alphatest` (+ `$alphatestreference`), `$additive`,
-//! `$nocull`, `$selfillum`, `$envmap`, `$color`, `$color2`.
+//! `$nocull`, `$selfillum`, `$envmap`, `$color`, `$color2`, `$bumpmap`, `$phong` (with
+//! `$phongexponent`, `$phongboost`, `$phongfresnelranges`), `$lightwarptexture` and `$iris`.
 
 use crate::error::{Error, Result};
 use crate::keyvalues::{self, Pair};
@@ -85,8 +86,33 @@ impl Vmt {
             env_map: self.get("$envmap").is_some_and(|e| !e.trim().is_empty() && e.trim() != "0"),
             color: self.get("$color").and_then(color).unwrap_or([1.0; 3]),
             color2: self.get("$color2").and_then(color).unwrap_or([1.0; 3]),
+            bump_map: texture(self.get("$bumpmap")).or_else(|| texture(self.get("$normalmap"))),
+            phong: flag("$phong").then(|| Phong {
+                exponent: self.get("$phongexponent").and_then(number).filter(|e| *e > 0.0).unwrap_or(5.0),
+                boost: self.get("$phongboost").and_then(number).unwrap_or(1.0),
+                fresnel_ranges: self.get("$phongfresnelranges").and_then(color).unwrap_or([0.0, 0.5, 1.0]),
+            }),
+            light_warp: texture(self.get("$lightwarptexture")),
+            iris: texture(self.get("$iris")),
         }
     }
+}
+
+/// A texture parameter's path, when it names one.
+fn texture(value: Option<&str>) -> Option<String> {
+    value.map(str::trim).filter(|t| !t.is_empty() && *t != "0").map(str::to_owned)
+}
+
+/// `$phong`'s parameters (`VertexLitGeneric`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Phong {
+    /// `$phongexponent` (5 when not given).
+    pub exponent: f32,
+    /// `$phongboost` (1 when not given).
+    pub boost: f32,
+    /// `$phongfresnelranges`: the Fresnel term at the surface facing the eye, at 60° and at
+    /// grazing (`[0 0.5 1]` when not given).
+    pub fresnel_ranges: [f32; 3],
 }
 
 /// The parameters of a material a viewer draws with.
@@ -110,6 +136,14 @@ pub struct Shading {
     pub color: [f32; 3],
     /// `$color2` (the model tint of `VertexLitGeneric`), the same way.
     pub color2: [f32; 3],
+    /// `$bumpmap` (or `$normalmap`): a normal map's texture path.
+    pub bump_map: Option<String>,
+    /// `$phong` and its parameters.
+    pub phong: Option<Phong>,
+    /// `$lightwarptexture`: the texture that remaps the diffuse term.
+    pub light_warp: Option<String>,
+    /// `$iris` (the `Eyes` and `EyeRefract` shaders): the texture projected onto the eye.
+    pub iris: Option<String>,
 }
 
 fn number(text: &str) -> Option<f32> {
@@ -153,6 +187,26 @@ mod tests {
         assert!(s.no_cull && s.env_map && s.self_illum && !s.translucent && !s.additive);
         assert_eq!(s.color2, [1.0, 128.0 / 255.0, 0.0]);
         assert_eq!(s.color, [1.0; 3]);
+        assert_eq!(
+            (s.bump_map.as_deref(), s.phong, s.light_warp.as_deref(), s.iris.as_deref()),
+            (None, None, None, None)
+        );
+        let shaded = parse_vmt(
+            br#""VertexLitGeneric" { "$bumpmap" "models/a/skin_normal" "$phong" "1" "$phongexponent" "20"
+                "$phongboost" "2" "$phongfresnelranges" "[0.2 0.6 1.1]" "$lightwarptexture" "models/lightwarp"
+                "$iris" "models/eye_iris" }"#,
+        )
+        .unwrap()
+        .shading();
+        assert_eq!(shaded.bump_map.as_deref(), Some("models/a/skin_normal"));
+        assert_eq!(shaded.phong, Some(Phong { exponent: 20.0, boost: 2.0, fresnel_ranges: [0.2, 0.6, 1.1] }));
+        assert_eq!(shaded.light_warp.as_deref(), Some("models/lightwarp"));
+        assert_eq!(shaded.iris.as_deref(), Some("models/eye_iris"));
+        let defaults = parse_vmt(br#"VertexLitGeneric { $phong 1 $phongexponent -3 }"#).unwrap().shading();
+        assert_eq!(
+            defaults.phong,
+            Some(Phong { exponent: 5.0, boost: 1.0, fresnel_ranges: [0.0, 0.5, 1.0] })
+        );
         let plain =
             parse_vmt(br#"UnlitGeneric { $translucent 1 $additive 1 $color "[0.5 0.25 1]" $alphatest 1 }"#)
                 .unwrap()

@@ -16,7 +16,8 @@ pub struct FrameUniform {
     pub view_from_model: [[f32; 4]; 4],
     /// xyz: direction the light travels, in model space; w: ambient level.
     pub light: [f32; 4],
-    /// x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused.
+    /// x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused (game shading
+    /// is a pipeline of its own).
     pub options: [f32; 4],
     /// Colour of wireframe lines.
     pub wire_color: [f32; 4],
@@ -85,6 +86,12 @@ pub struct MeshVertex {
     pub weights: [f32; 3],
     /// The normal's weight on each slot's bone, summing to 1.
     pub normal_weights: [f32; 3],
+    /// The tangent (xyz: the direction of increasing u, in the same space; w: ±1, the side
+    /// the bitangent is on: bitangent = cross(normal, tangent) · w), turned like the normal.
+    /// Zero where the model has none: normal maps are then not applied.
+    pub tangent: [f32; 4],
+    /// Second texture coordinates: an eyeball's iris projection (0 elsewhere).
+    pub texel2: [f32; 2],
 }
 
 impl MeshVertex {
@@ -97,6 +104,8 @@ impl MeshVertex {
             bones: [bone, normal_bone, 0, 0],
             weights: [1.0, 0.0, 0.0],
             normal_weights: [0.0, 1.0, 0.0],
+            tangent: [0.0; 4],
+            texel2: [0.0; 2],
         }
     }
 
@@ -115,6 +124,8 @@ impl MeshVertex {
             bones: [bones[0], bones[1], bones[2], 0],
             weights,
             normal_weights: weights,
+            tangent: [0.0; 4],
+            texel2: [0.0; 2],
         }
     }
 
@@ -142,8 +153,16 @@ pub struct TextureParams {
     pub params: [f32; 4],
     /// rgb: tint (linear); w: unused.
     pub tint: [f32; 4],
-    /// x: 1 for fullbright; y: 1 for blended; z: 1 for reflective; w: unused.
+    /// x: 1 for fullbright; y: 1 for blended; z: 1 for reflective; w: 1 for self-lit by the
+    /// texture's alpha (`$selfillum`).
     pub flags: [f32; 4],
+    /// Game shading: x 1 with a normal map; y 1 with phong; z 1 with a light warp; w 1 with an
+    /// iris.
+    pub maps: [f32; 4],
+    /// Phong: x exponent; y boost; zw unused.
+    pub phong: [f32; 4],
+    /// Phong's Fresnel ranges (xyz); w unused.
+    pub fresnel: [f32; 4],
 }
 
 /// `VertexIn` in `overlay.wgsl`: a coloured point of a line or triangle.
@@ -157,7 +176,7 @@ pub struct OverlayVertex {
 }
 
 const _: () = assert!(size_of::<FrameUniform>() == 176);
-const _: () = assert!(size_of::<MeshVertex>() == 60);
+const _: () = assert!(size_of::<MeshVertex>() == 84);
 const _: () = assert!(size_of::<OverlayVertex>() == 28);
 
 #[cfg(test)]

@@ -41,6 +41,8 @@ pub fn grid_lines(bounds: (Vec3, Vec3)) -> Vec<MeshVertex> {
         bones: [0; 4],
         weights: [1.0, 0.0, 0.0],
         normal_weights: [1.0, 0.0, 0.0],
+        tangent: [0.0; 4],
+        texel2: [0.0; 2],
     };
     (-GRID_HALF..=GRID_HALF)
         .flat_map(|i| {

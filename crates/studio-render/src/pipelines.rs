@@ -1,8 +1,9 @@
 //! The renderer's pipelines, each created the first time a draw needs it.
 //!
-//! There are twenty-two (mesh: three blends × culling or not, wireframe, and the ground grid
-//! depth-tested or x-ray, each for two or three bone slots; overlay lines and translucent
-//! solids, depth-tested or x-ray), and a model's first frame uses two or three of them.
+//! There are thirty-four (mesh: three blends × culling or not × plain or game shading,
+//! wireframe, and the ground grid depth-tested or x-ray, each for two or three bone slots;
+//! overlay lines and translucent solids, depth-tested or x-ray), and a model's first frame uses
+//! two or three of them.
 //! Creating one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised),
 //! so creating all of them up front put 20 ms before the viewer's first frame.
 
@@ -26,8 +27,10 @@ pub(crate) enum MeshBlend {
 /// One of the renderer's pipelines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PipelineId {
-    /// The textured mesh; `double_sided` draws back faces too.
-    Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots },
+    /// The textured mesh; `double_sided` draws back faces too; `game` shades as the game does
+    /// (normal maps, phong, light warps, masked self-illumination: mesh.wgsl's
+    /// `GAME_SHADING`).
+    Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots, game: bool },
     /// The mesh's triangle edges.
     Wire { slots: BoneSlots },
     /// The ground grid's lines (`grid.rs`): depth-tested, the opaque mesh pipeline in all but
@@ -40,19 +43,21 @@ pub(crate) enum PipelineId {
 }
 
 /// How many pipelines there are.
-const COUNT: usize = 22;
+const COUNT: usize = 34;
 
 impl PipelineId {
     /// Each pipeline's place in [`Pipelines`].
     fn slot(self) -> usize {
         match self {
-            Self::Mesh { blend, double_sided, slots } => {
+            Self::Mesh { blend, double_sided, slots, game } => {
                 let blend = match blend {
                     MeshBlend::Opaque => 0,
                     MeshBlend::Blended => 1,
                     MeshBlend::Additive => 2,
                 };
-                blend + 3 * usize::from(double_sided) + 6 * usize::from(slots == BoneSlots::Three)
+                let plain =
+                    blend + 3 * usize::from(double_sided) + 6 * usize::from(slots == BoneSlots::Three);
+                if game { 22 + plain } else { plain }
             }
             Self::Wire { slots } => 12 + usize::from(slots == BoneSlots::Three),
             Self::Lines { xray } => 14 + usize::from(xray),
@@ -107,7 +112,7 @@ impl Pipelines {
             overlay_module: module("overlay.wgsl", shaders::OVERLAY),
             mesh_layout: layout("mesh pipeline layout", &[Some(frame), Some(texture)]),
             overlay_layout: layout("overlay pipeline layout", &[Some(frame)]),
-            made: Default::default(),
+            made: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 
@@ -121,7 +126,8 @@ impl Pipelines {
             array_stride: size_of::<MeshVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &wgpu::vertex_attr_array![
-                0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint8x4, 4 => Float32x3, 5 => Float32x3
+                0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint8x4, 4 => Float32x3, 5 => Float32x3,
+                6 => Float32x4, 7 => Float32x2
             ],
         })];
         let overlay_buffers = [Some(wgpu::VertexBufferLayout {
@@ -133,6 +139,7 @@ impl Pipelines {
             label,
             module: &self.mesh_module,
             bone_slots: Some(slots),
+            game_shading: false,
             layout: &self.mesh_layout,
             fragment: "fs_main",
             buffers: &mesh_buffers,
@@ -146,6 +153,7 @@ impl Pipelines {
             label,
             module: &self.overlay_module,
             bone_slots: None,
+            game_shading: false,
             layout: &self.overlay_layout,
             fragment: "fs_main",
             buffers: &overlay_buffers,
@@ -164,15 +172,17 @@ impl Pipelines {
             alpha: wgpu::BlendComponent::OVER,
         };
         let kind = match id {
-            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided, slots } => {
-                mesh("mesh opaque", None, true, double_sided, slots)
+            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided, slots, game } => {
+                PipelineKind { game_shading: game, ..mesh("mesh opaque", None, true, double_sided, slots) }
             }
-            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided, slots } => {
-                mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided, slots)
-            }
-            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided, slots } => {
-                mesh("mesh additive", Some(additive), false, double_sided, slots)
-            }
+            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided, slots, game } => PipelineKind {
+                game_shading: game,
+                ..mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided, slots)
+            },
+            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided, slots, game } => PipelineKind {
+                game_shading: game,
+                ..mesh("mesh additive", Some(additive), false, double_sided, slots)
+            },
             PipelineId::Wire { slots } => PipelineKind {
                 label: "mesh wireframe",
                 fragment: "fs_wire",
@@ -209,7 +219,12 @@ impl Pipelines {
     }
 
     fn create(&self, kind: &PipelineKind<'_>) -> wgpu::RenderPipeline {
-        let constants = kind.bone_slots.map(|slots| [("BONE_SLOTS", f64::from(slots.count()))]);
+        let constants = kind.bone_slots.map(|slots| {
+            [
+                ("BONE_SLOTS", f64::from(slots.count())),
+                ("GAME_SHADING", f64::from(u8::from(kind.game_shading))),
+            ]
+        });
         let compilation_options = wgpu::PipelineCompilationOptions {
             constants: constants.as_ref().map_or(&[], |c| &c[..]),
             ..Default::default()
@@ -266,6 +281,8 @@ struct PipelineKind<'a> {
     module: &'a wgpu::ShaderModule,
     /// The mesh shader's `BONE_SLOTS` (`None` for the overlay shader, which has none).
     bone_slots: Option<BoneSlots>,
+    /// The mesh shader's `GAME_SHADING`.
+    game_shading: bool,
     layout: &'a wgpu::PipelineLayout,
     fragment: &'a str,
     buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
@@ -293,7 +310,9 @@ mod tests {
             ids.push(PipelineId::Grid { xray: true, slots });
             for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
                 for double_sided in [false, true] {
-                    ids.push(PipelineId::Mesh { blend, double_sided, slots });
+                    for game in [false, true] {
+                        ids.push(PipelineId::Mesh { blend, double_sided, slots, game });
+                    }
                 }
             }
         }

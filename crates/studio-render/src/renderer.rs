@@ -43,6 +43,9 @@ pub struct RenderOptions {
     pub xray: bool,
     /// Background colour, sRGB bytes.
     pub background: [u8; 3],
+    /// Shade Source materials as the game does (normal maps, phong, light warps, self-lit
+    /// where the texture's alpha says); otherwise plain diffuse lighting.
+    pub game_shading: bool,
 }
 
 impl Default for RenderOptions {
@@ -60,6 +63,7 @@ impl Default for RenderOptions {
             overlay: OverlayOptions::default(),
             xray: false,
             background: [48, 52, 60],
+            game_shading: true,
         }
     }
 }
@@ -137,6 +141,20 @@ fn buffer_entry(
     }
 }
 
+/// A bind group layout entry for a filterable 2D texture the fragment shader samples.
+fn texture_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
 impl Renderer {
     /// A renderer drawing into `format` with `sample_count` samples per pixel. Its pipelines
     /// are made as draws first need them.
@@ -174,6 +192,10 @@ impl Renderer {
                     count: None,
                 },
                 buffer_entry(2, wgpu::ShaderStages::VERTEX_FRAGMENT, wgpu::BufferBindingType::Uniform),
+                // The normal map, the light warp and the iris (mesh.wgsl).
+                texture_entry(3),
+                texture_entry(4),
+                texture_entry(5),
             ],
         });
         let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
@@ -379,6 +401,7 @@ impl Renderer {
                                 blend,
                                 double_sided,
                                 slots: gpu.bone_slots,
+                                game: options.game_shading && texture.game_shaded,
                             }));
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.index_count, 0, 0..1);

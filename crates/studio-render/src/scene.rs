@@ -139,6 +139,41 @@ pub struct RenderMaterial {
     pub reflective: bool,
     /// Colour the texels are multiplied by, linear (`$color`, `$color2`).
     pub tint: [f32; 3],
+    /// Self-lit where the texture's alpha says, as Source's `$selfillum` is: the lit colour
+    /// blends to the unlit texel by the base texture's alpha (game shading; plain shading
+    /// draws the whole material unlit, as `fullbright`).
+    pub self_illum: bool,
+    /// A tangent-space normal map (`$bumpmap`), RGBA8 not in sRGB; its alpha masks phong.
+    pub normal_map: Option<Image>,
+    /// `$phong`: a specular highlight.
+    pub phong: Option<PhongParams>,
+    /// `$lightwarptexture`: the diffuse term's lookup, read along u at the half-Lambert term.
+    pub light_warp: Option<Image>,
+    /// `$iris`: drawn over the texture by its alpha at the vertices' second texture
+    /// coordinates (an eyeball mesh's iris projection).
+    pub iris: Option<Image>,
+}
+
+/// `$phong`'s parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhongParams {
+    /// `$phongexponent`.
+    pub exponent: f32,
+    /// `$phongboost`.
+    pub boost: f32,
+    /// `$phongfresnelranges`: the Fresnel term facing, at 60° and grazing.
+    pub fresnel_ranges: [f32; 3],
+}
+
+impl RenderMaterial {
+    /// Whether game shading draws it differently from plain shading.
+    pub fn game_shaded(&self) -> bool {
+        self.self_illum
+            || self.normal_map.is_some()
+            || self.phong.is_some()
+            || self.light_warp.is_some()
+            || self.iris.is_some()
+    }
 }
 
 impl Default for RenderMaterial {
@@ -155,6 +190,11 @@ impl Default for RenderMaterial {
             fullbright: false,
             reflective: false,
             tint: [1.0; 3],
+            self_illum: false,
+            normal_map: None,
+            phong: None,
+            light_warp: None,
+            iris: None,
         }
     }
 }

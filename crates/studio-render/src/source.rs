@@ -24,14 +24,20 @@ pub fn missing_material(name: &str) -> RenderMaterial {
     RenderMaterial { name: name.to_owned(), image: Some(Image::checkerboard()), ..RenderMaterial::default() }
 }
 
-/// A `.vvd` vertex for the mesh shader: its weights past `numbones` are 0.
-pub(crate) fn mesh_vertex(v: &Vertex) -> MeshVertex {
+/// A `.vvd` vertex with its tangent (zero where the `.vvd` has none) for the mesh shader: its
+/// weights past `numbones` are 0.
+pub(crate) fn mesh_vertex((v, tangent): (&Vertex, Option<&glam::Vec4>)) -> MeshVertex {
     let mut bones = [0u8; 3];
     let mut weights = [0.0f32; 3];
     let used = usize::from(v.num_bones).min(3);
     bones[..used].copy_from_slice(&v.bones[..used]);
     weights[..used].copy_from_slice(&v.weights[..used]);
-    MeshVertex::weighted(v.position.to_array(), v.normal.to_array(), v.uv.to_array(), bones, weights)
+    let mut vertex =
+        MeshVertex::weighted(v.position.to_array(), v.normal.to_array(), v.uv.to_array(), bones, weights);
+    if let Some(t) = tangent.filter(|t| t.is_finite()) {
+        vertex.tangent = t.to_array();
+    }
+    vertex
 }
 
 /// The triangles of one strip group, as indices of the mesh's vertices (`origMeshVertID`),
@@ -81,9 +87,7 @@ fn submodel(model: &SourceModel, part: usize, index: usize, moving: &[MeshKey]) 
     // Each mesh's vertices, shared by its LODs.
     let key = |mesh| MeshKey { part, model: index, mesh };
     let mesh_vertices: Vec<Vec<MeshVertex>> = (0..mdl.meshes.len())
-        .map(|mesh| {
-            mesh_vertices(model, key(mesh)).map_or_else(Vec::new, |r| r.iter().map(mesh_vertex).collect())
-        })
+        .map(|mesh| mesh_vertices(model, key(mesh)).map_or_else(Vec::new, |r| r.map(mesh_vertex).collect()))
         .collect();
     let lods = vtx
         .lods

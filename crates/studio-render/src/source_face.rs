@@ -28,14 +28,21 @@ pub struct MeshKey {
     pub mesh: usize,
 }
 
-/// The `.vvd` vertices of a mesh at LOD 0, where its counts fit the file.
-pub(crate) fn mesh_vertices(model: &SourceModel, key: MeshKey) -> Option<&[Vertex]> {
+/// The `.vvd` vertices of a mesh at LOD 0 with their tangents (where the `.vvd` has them for
+/// every vertex), where its counts fit the file.
+pub(crate) fn mesh_vertices(
+    model: &SourceModel,
+    key: MeshKey,
+) -> Option<impl ExactSizeIterator<Item = (&Vertex, Option<&Vec4>)> + Clone> {
     let mdl = model.body_parts.get(key.part)?.models.get(key.model)?;
     let mesh = mdl.meshes.get(key.mesh)?;
     let base = usize::try_from(mdl.vertex_index).ok()? / VERTEX_SIZE;
     let start = base.checked_add(usize::try_from(mesh.vertex_offset).ok()?)?;
     let end = start.checked_add(usize::try_from(mesh.num_vertices).ok()?)?;
-    model.vertices.as_ref()?.vertices.get(start..end)
+    let data = model.vertices.as_ref()?;
+    let vertices = data.vertices.get(start..end)?;
+    let tangents = (data.tangents.len() == data.vertices.len()).then(|| &data.tangents[start..end]);
+    Some(vertices.iter().enumerate().map(move |(k, v)| (v, tangents.and_then(|t| t.get(k)))))
 }
 
 /// The eyeball an eyeball mesh shows (its `materialparam`), if it is one.
@@ -56,7 +63,7 @@ pub fn moving_meshes(model: &SourceModel) -> Vec<MeshKey> {
             for (mesh, record) in mdl.meshes.iter().enumerate() {
                 let key = MeshKey { part, model: m, mesh };
                 let moves = !record.flexes.is_empty() || eyeball_of(model, key).is_some();
-                if moves && mesh_vertices(model, key).is_some_and(|v| !v.is_empty()) {
+                if moves && mesh_vertices(model, key).is_some_and(|v| v.len() > 0) {
                     keys.push(key);
                 }
             }
@@ -192,8 +199,8 @@ impl SourceFace {
         let meshes: Vec<Moving> = moving_meshes(model)
             .into_iter()
             .map(|key| {
-                let bind =
-                    mesh_vertices(model, key).unwrap_or(&[]).iter().map(crate::source::mesh_vertex).collect();
+                let bind = mesh_vertices(model, key)
+                    .map_or_else(Vec::new, |v| v.map(crate::source::mesh_vertex).collect());
                 let eyeball = eyeball_of(model, key).and(
                     model.body_parts[key.part].models[key.model].meshes[key.mesh]
                         .material_param
@@ -284,7 +291,7 @@ impl SourceFace {
                     out.iter_mut().zip(&moving.bind).zip(self.positions.iter().zip(&self.normals))
                 {
                     let mut next = *bind;
-                    next.texel = vertex.texel;
+                    next.texel2 = vertex.texel2;
                     next.position = p.to_array();
                     next.normal = n.to_array();
                     changed |= next != *vertex;
@@ -297,8 +304,8 @@ impl SourceFace {
                     let p = skinned(vertex, skinning);
                     let texel =
                         [state.u.truncate().dot(p) + state.u.w, state.v.truncate().dot(p) + state.v.w];
-                    changed |= texel != vertex.texel;
-                    vertex.texel = texel;
+                    changed |= texel != vertex.texel2;
+                    vertex.texel2 = texel;
                 }
             }
         }

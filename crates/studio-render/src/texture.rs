@@ -2,7 +2,7 @@
 //! material asks for none), and the per-material parameters the mesh shader reads.
 
 use crate::gpu_types::TextureParams;
-use crate::scene::{Blend, RenderMaterial};
+use crate::scene::{Blend, Image, PhongParams, RenderMaterial};
 
 /// The next mip level of an RGBA8 image: each texel the mean of up to 2×2 texels (sizes halve
 /// and stop at 1; an odd last row or column is left out, as a size of 1 is repeated), rounded
@@ -63,19 +63,21 @@ pub struct GpuTexture {
     pub blend: Blend,
     /// Whether it is drawn from both sides.
     pub double_sided: bool,
+    /// Whether game shading draws it differently from plain shading.
+    pub game_shaded: bool,
 }
 
-/// Uploads `material`'s texture (or a 1×1 white texel for none or an unusable one) with its
-/// mip chain.
-pub fn upload(
+/// Uploads `image` (or one texel of `default` for none or an unusable one) as a texture of
+/// `format`, with its mip chain when `mipmaps`.
+fn upload_image(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    layout: &wgpu::BindGroupLayout,
-    sampler: &wgpu::Sampler,
-    material: &RenderMaterial,
-) -> GpuTexture {
+    label: &str,
+    image: Option<&Image>,
+    (format, mipmaps, default): (wgpu::TextureFormat, bool, [u8; 4]),
+) -> wgpu::Texture {
     let max = device.limits().max_texture_dimension_2d;
-    let usable = material.image.as_ref().filter(|t| {
+    let usable = image.filter(|t| {
         t.width > 0
             && t.height > 0
             && t.width <= max
@@ -84,16 +86,16 @@ pub fn upload(
     });
     let (mut width, mut height, mut rgba) = match usable {
         Some(t) => (t.width, t.height, t.rgba.clone()),
-        None => (1, 1, vec![255; 4]),
+        None => (1, 1, default.to_vec()),
     };
-    let mips = if material.mipmaps { 32 - width.max(height).leading_zeros() } else { 1 };
+    let mips = if mipmaps { 32 - width.max(height).leading_zeros() } else { 1 };
     let gpu = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(if material.name.is_empty() { "white texture" } else { material.name.as_str() }),
+        label: Some(label),
         size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         mip_level_count: mips,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::COPY_DST
             | wgpu::TextureUsages::COPY_SRC,
@@ -125,8 +127,36 @@ pub fn upload(
     queue.submit([]);
     // A failed wait loses only the saving: the writes are submitted either way.
     let _ = device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
+    gpu
+}
+
+/// The flat normal of a tangent-space normal map: what a material without one samples.
+const FLAT_NORMAL: [u8; 4] = [128, 128, 255, 255];
+
+/// Uploads `material`'s textures (its base texture, or a 1×1 white texel for none or an
+/// unusable one, with its mip chain; its normal map, light warp and iris, or a texel each that
+/// changes nothing) and parameters.
+pub fn upload(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    layout: &wgpu::BindGroupLayout,
+    sampler: &wgpu::Sampler,
+    material: &RenderMaterial,
+) -> GpuTexture {
+    let label = if material.name.is_empty() { "white texture" } else { material.name.as_str() };
+    let srgb = wgpu::TextureFormat::Rgba8UnormSrgb;
+    let gpu = upload_image(device, queue, label, material.image.as_ref(), (srgb, material.mipmaps, [255; 4]));
+    // Normal maps hold directions, not colours: read as they are stored.
+    let linear = wgpu::TextureFormat::Rgba8Unorm;
+    let normal_map =
+        upload_image(device, queue, "normal map", material.normal_map.as_ref(), (linear, true, FLAT_NORMAL));
+    let light_warp =
+        upload_image(device, queue, "light warp", material.light_warp.as_ref(), (srgb, false, [255; 4]));
+    let iris = upload_image(device, queue, "iris", material.iris.as_ref(), (srgb, true, [0; 4]));
     let flag = |b: bool| f32::from(u8::from(b));
     let [r, g, b] = material.tint;
+    let phong = material.phong.unwrap_or(PhongParams { exponent: 1.0, boost: 0.0, fresnel_ranges: [0.0; 3] });
+    let [f0, f1, f2] = phong.fresnel_ranges;
     let params = TextureParams {
         params: [
             material.texel_scale[0],
@@ -139,8 +169,16 @@ pub fn upload(
             flag(material.fullbright),
             flag(material.blend == Blend::Translucent),
             flag(material.reflective),
-            0.0,
+            flag(material.self_illum),
         ],
+        maps: [
+            flag(material.normal_map.is_some()),
+            flag(material.phong.is_some()),
+            flag(material.light_warp.is_some()),
+            flag(material.iris.is_some()),
+        ],
+        phong: [phong.exponent, phong.boost, 0.0, 0.0],
+        fresnel: [f0, f1, f2, 0.0],
     };
     let params_buffer = wgpu::util::DeviceExt::create_buffer_init(
         device,
@@ -150,17 +188,27 @@ pub fn upload(
             usage: wgpu::BufferUsages::UNIFORM,
         },
     );
-    let view = gpu.create_view(&wgpu::TextureViewDescriptor::default());
+    let view = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
+    let (base, normal, warp, iris_view) = (view(&gpu), view(&normal_map), view(&light_warp), view(&iris));
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("texture bind group"),
         layout,
         entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&base) },
             wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
             wgpu::BindGroupEntry { binding: 2, resource: params_buffer.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(&normal) },
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&warp) },
+            wgpu::BindGroupEntry { binding: 5, resource: wgpu::BindingResource::TextureView(&iris_view) },
         ],
     });
-    GpuTexture { texture: gpu, bind_group, blend: material.blend, double_sided: material.double_sided }
+    GpuTexture {
+        texture: gpu,
+        bind_group,
+        blend: material.blend,
+        double_sided: material.double_sided,
+        game_shaded: material.game_shaded(),
+    }
 }
 
 #[cfg(test)]

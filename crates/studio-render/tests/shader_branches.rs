@@ -137,6 +137,14 @@ fn our_shaders_do_not_branch_on_uniforms() {
     for (name, _, source) in studio_render::shaders::ALL {
         assert_eq!(uniform_branches(name, source, &[]), Vec::<String>::new());
     }
+    // The mesh shader's game shading too, with both bone slot counts.
+    for slots in [2.0, 3.0] {
+        let constants = [("GAME_SHADING", 1.0), ("BONE_SLOTS", slots)];
+        assert_eq!(
+            uniform_branches("mesh.wgsl", studio_render::shaders::MESH, &constants),
+            Vec::<String>::new()
+        );
+    }
 }
 
 #[test]

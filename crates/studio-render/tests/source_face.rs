@@ -86,7 +86,11 @@ fn flexed_vertices_are_the_evaluators_and_move_only_when_the_weights_do() {
     for (k, (v, r)) in frame.face.vertices[0].iter().zip(&rest).enumerate() {
         assert_eq!(v.position, positions[k].to_array(), "vertex {k}");
         assert_eq!(v.normal, normals[k].to_array(), "normal {k}");
-        assert_eq!((v.texel, v.bones, v.weights), (r.texel, r.bones, r.weights), "vertex {k} keeps the rest");
+        assert_eq!(
+            (v.texel, v.bones, v.weights, v.tangent),
+            (r.texel, r.bones, r.weights, r.tangent),
+            "vertex {k} keeps the rest"
+        );
     }
 
     let revision = frame.face.revision;
@@ -175,7 +179,7 @@ fn the_eye_mesh_takes_the_iris_projection_of_its_skinned_vertices() {
             .map(|(b, w)| frame.skinning[usize::from(b)].transform_point3(Vec3::from(v.position)) * w)
             .sum();
         let expected = [state.u.truncate().dot(p) + state.u.w, state.v.truncate().dot(p) + state.v.w];
-        assert_eq!(v.texel, expected);
+        assert_eq!(v.texel2, expected, "the iris coordinates");
     }
     let revision = frame.face.revision;
     update(&mut frame, &model, &[0.0; 6], Vec3::new(-100.0, 50.0, 0.0));

@@ -77,7 +77,8 @@ enum Command {
         /// Image size, WIDTHxHEIGHT.
         #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
         size: (u32, u32),
-        /// What to draw: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray.
+        /// What to draw: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray;
+        /// plain: plain diffuse shading instead of the game's (Source materials).
         #[arg(long, value_delimiter = ',', default_value = "mesh,grid")]
         show: Vec<String>,
         /// Camera angle round the model, degrees (0 looks at its front).

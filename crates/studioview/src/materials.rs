@@ -48,6 +48,9 @@ pub fn resolve(model: &SourceModel, path: &Path, extra: &[PathBuf]) -> Resolved 
                 found.tried.join(", ")
             ));
         }
+        for problem in &found.extra_problems {
+            resolved.messages.push(format!("material {}: {problem}", texture.name));
+        }
         resolved.materials.push(render_material(&found));
         resolved.found.push(found);
     }
@@ -61,8 +64,17 @@ pub fn render_material(found: &Material) -> RenderMaterial {
         Some(vtf) => Image { width: vtf.width, height: vtf.height, rgba: vtf.rgba.clone() },
         None => Image::checkerboard(),
     };
-    let mut material =
-        RenderMaterial { name: found.name.clone(), image: Some(image), ..RenderMaterial::default() };
+    let image_of = |vtf: &Option<studio_material::Vtf>| {
+        vtf.as_ref().map(|v| Image { width: v.width, height: v.height, rgba: v.rgba.clone() })
+    };
+    let mut material = RenderMaterial {
+        name: found.name.clone(),
+        image: Some(image),
+        normal_map: image_of(&found.extra.bump_map),
+        light_warp: image_of(&found.extra.light_warp),
+        iris: image_of(&found.extra.iris),
+        ..RenderMaterial::default()
+    };
     if let Some(s) = &found.shading {
         material.blend = if s.additive {
             Blend::Additive
@@ -73,7 +85,12 @@ pub fn render_material(found: &Material) -> RenderMaterial {
         };
         material.alpha_test = s.alpha_test.unwrap_or(0.0);
         material.double_sided = s.no_cull;
-        material.fullbright = s.self_illum;
+        material.self_illum = s.self_illum;
+        material.phong = s.phong.map(|p| studio_render::scene::PhongParams {
+            exponent: p.exponent,
+            boost: p.boost,
+            fresnel_ranges: p.fresnel_ranges,
+        });
         material.reflective = s.env_map;
         material.tint = std::array::from_fn(|i| s.color[i] * s.color2[i]);
     }

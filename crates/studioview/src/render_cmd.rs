@@ -105,9 +105,10 @@ pub fn options_from_show(show: &[String]) -> Result<RenderOptions, String> {
             "seqbox" => options.overlay.sequence_box = true,
             "grid" => options.overlay.grid = true,
             "xray" => options.xray = true,
+            "plain" => options.game_shading = false,
             other => {
                 return Err(format!(
-                    "unknown --show item {other:?} (mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray)"
+                    "unknown --show item {other:?} (mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray, plain)"
                 ));
             }
         }

@@ -48,6 +48,9 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Game folders Source materials are looked up in besides the model's own.
     pub game_folders: Vec<PathBuf>,
+    /// Shade Source materials as the game does (normal maps, phong, light warps, masked
+    /// self-illumination) rather than with plain diffuse lighting.
+    pub game_shading: bool,
 }
 
 impl Default for Settings {
@@ -71,6 +74,7 @@ impl Default for Settings {
             apply_movement: false,
             recent: Vec::new(),
             game_folders: Vec::new(),
+            game_shading: true,
         }
     }
 }

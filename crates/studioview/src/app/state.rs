@@ -791,6 +791,7 @@ impl AppState {
             skin: if s.textures { self.skin } else { usize::MAX },
             xray: s.xray,
             background: s.background,
+            game_shading: s.game_shading,
             ..Default::default()
         };
         let overlay = &mut options.overlay;

@@ -34,6 +34,11 @@ pub fn display_ui(ui: &mut egui::Ui, state: &mut AppState) {
             ui.label("Background");
         });
         ui.end_row();
+        ui.checkbox(&mut s.game_shading, "Game shading").on_hover_text(
+            "Source materials as the game shades them: normal maps, phong, light warps, \
+             self-illumination by the texture's alpha; off: plain diffuse lighting",
+        );
+        ui.end_row();
     });
     if s.hitboxes {
         ui.label(egui::RichText::new("Hit groups").strong());
