@@ -114,3 +114,51 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
         (count(&pixels, [0, 255, 0]), count(&pixels, [0, 0, 255]), count(&pixels, [255, 0, 255]));
     assert!(green > 300 && blue == 0 && magenta > 30, "green {green}, blue {blue}, magenta {magenta}");
 }
+
+#[test]
+fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_missing() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let game = scratch("material-maps");
+    let models = game.join("models/fixture");
+    std::fs::create_dir_all(&models).unwrap();
+    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
+        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file)).unwrap();
+    }
+    let loose = game.join("materials/models/fixture");
+    std::fs::create_dir_all(&loose).unwrap();
+    std::fs::write(
+        loose.join("fixture_skin_a.vmt"),
+        br#""VertexLitGeneric" { "$basetexture" "models/fixture/green" "$bumpmap" "models/fixture/normal"
+            "$phong" 1 "$phongexponent" 12 "$phongboost" 3 "$phongfresnelranges" "[0.1 0.5 0.9]"
+            "$lightwarptexture" "models/fixture/warp" "$selfillum" 1 }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        loose.join("fixture_skin_b.vmt"),
+        br#""EyeRefract" { "$basetexture" "models/fixture/green" "$iris" "models/fixture/iris"
+            "$bumpmap" "models/fixture/nowhere" }"#,
+    )
+    .unwrap();
+    for (name, rgb) in [("green", [0, 255, 0]), ("normal", [128, 128, 255]), ("warp", [255, 0, 0]), ("iris", [0, 0, 255])]
+    {
+        std::fs::write(loose.join(format!("{name}.vtf")), solid(rgb)).unwrap();
+    }
+    let path = models.join("skeleton48.mdl");
+    let model = studio_source::load(&path).unwrap().model;
+    let resolved = studioview::materials::resolve(&model, &path, &[]);
+    let a = &resolved.materials[0];
+    assert_eq!(a.normal_map.as_ref().map(|i| &i.rgba[..4]), Some(&[128, 128, 255, 255][..]));
+    assert_eq!(a.light_warp.as_ref().map(|i| &i.rgba[..4]), Some(&[255, 0, 0, 255][..]));
+    let phong = a.phong.expect("phong");
+    assert_eq!((phong.exponent, phong.boost, phong.fresnel_ranges), (12.0, 3.0, [0.1, 0.5, 0.9]));
+    assert!(a.self_illum && !a.fullbright, "$selfillum is masked, not fullbright");
+    assert!(a.game_shaded());
+    let b = &resolved.materials[1];
+    assert_eq!(b.iris.as_ref().map(|i| &i.rgba[..4]), Some(&[0, 0, 255, 255][..]));
+    assert!(b.normal_map.is_none());
+    assert!(
+        resolved.messages.iter().any(|m| m.contains("fixture_skin_b") && m.contains("$bumpmap is left out")),
+        "{:?}",
+        resolved.messages
+    );
+}
