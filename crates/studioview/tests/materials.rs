@@ -139,7 +139,8 @@ fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_m
             "$bumpmap" "models/fixture/nowhere" }"#,
     )
     .unwrap();
-    for (name, rgb) in [("green", [0, 255, 0]), ("normal", [128, 128, 255]), ("warp", [255, 0, 0]), ("iris", [0, 0, 255])]
+    for (name, rgb) in
+        [("green", [0, 255, 0]), ("normal", [128, 128, 255]), ("warp", [255, 0, 0]), ("iris", [0, 0, 255])]
     {
         std::fs::write(loose.join(format!("{name}.vtf")), solid(rgb)).unwrap();
     }
