@@ -70,3 +70,40 @@ fn autoplay_sequences_play_on_top_when_turned_on() {
     assert!(state.revision() > revision);
     assert_ne!(state.source.as_ref().unwrap().doc.frame.bones, still);
 }
+
+/// The face fixture (flexes and an eyeball mesh) with its face moving and the camera going
+/// round: posing the face and eyes allocates nothing once warm.
+#[test]
+fn moving_a_face_allocates_nothing_once_warm() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "face-doc");
+    let fixture = shared.join("fixtures/source/models/fixture");
+    let mdl = studio_testing::source_face::with_face(&std::fs::read(fixture.join("anim48.mdl")).unwrap());
+    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1).unwrap();
+    std::fs::write(dir.join("face.mdl"), mdl).unwrap();
+    std::fs::copy(fixture.join("anim48.vvd"), dir.join("face.vvd")).unwrap();
+    std::fs::copy(fixture.join("anim48.dx90.vtx"), dir.join("face.dx90.vtx")).unwrap();
+    let path = dir.join("face.mdl");
+    let loaded = studio_source::load(&path).unwrap();
+    let mut doc = SourceDoc::new(loaded.model, path, loaded.companions);
+    assert_eq!(doc.flex.len(), 6);
+    let step = |doc: &mut SourceDoc, i: usize| {
+        doc.flex[0] = (i as f32 * 0.07).fract();
+        doc.flex[3] = (i % 90) as f32 - 45.0;
+        doc.cycle = (i as f32 * 0.13).fract();
+        doc.evaluate();
+        let angle = i as f32 * 0.1;
+        doc.update_face(0, glam::Vec3::new(100.0 * angle.cos(), 100.0 * angle.sin(), 60.0));
+    };
+    for i in 0..20 {
+        step(&mut doc, i);
+    }
+    let before = doc.frame.face.revision;
+    let info = allocation_counter::measure(|| {
+        for i in 0..200 {
+            step(&mut doc, i);
+        }
+    });
+    assert_eq!(info.count_total, 0, "the face's work allocated");
+    assert!(doc.frame.face.revision > before, "the face moved");
+}
