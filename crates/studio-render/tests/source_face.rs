@@ -229,3 +229,46 @@ fn a_controller_changes_the_drawn_face_and_back() {
     update(&mut frame, &model, &[0.0; 6], eye);
     assert_eq!(draw(&frame).pixels, rest.pixels, "back at rest, the same image");
 }
+
+/// Mutated face models that still read build their moving meshes and pose them at random
+/// controller values and targets without a panic; the vertex lists keep their sizes.
+#[test]
+fn mutated_faces_that_read_pose_without_panicking() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = shared.join("fixtures/source/models/fixture");
+    let plain = std::fs::read(dir.join("anim48.mdl")).unwrap();
+    let mdl = source_face::with_face(&plain);
+    let mdl = source_face::with_eyeball_mesh(&mdl, 1).unwrap();
+    let vvd = std::fs::read(dir.join("anim48.vvd")).unwrap();
+    let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).unwrap();
+    let mut rng = studio_testing::Rng::new(32);
+    let face_fields = (plain.len().next_multiple_of(4), (mdl.len() - plain.len()) / 4);
+    let mut posed = 0;
+    for round in 0..400 {
+        let mut m = mdl.clone();
+        // Mostly the face's records; every fourth round the header and body.
+        let fields = if round % 4 == 0 { (156, 60) } else { face_fields };
+        studio_testing::mutate(&mut rng, &mut m, fields);
+        let files = studio_source::SourceFiles {
+            mdl: &m,
+            vvd: Some(&vvd),
+            vtx: Some(&vtx),
+            ani: None,
+            includes: vec![],
+        };
+        let Ok(model) = studio_source::parse_set(&files) else { continue };
+        let _ = render_model(&model, vec![]);
+        let mut face = SourceFace::new(&model);
+        let sizes: Vec<usize> = face.vertices.iter().map(Vec::len).collect();
+        let bones = vec![Affine3A::IDENTITY; model.bones.len()];
+        for _ in 0..4 {
+            let controllers: Vec<f32> =
+                (0..model.flexes.controllers.len()).map(|_| rng.below(2001) as f32 / 10.0 - 100.0).collect();
+            let target = Vec3::new(rng.below(200) as f32 - 100.0, 50.0, rng.below(100) as f32);
+            face.update(&model, &controllers, (&bones, &bones), rng.below(4) as i32, target);
+        }
+        assert_eq!(face.vertices.iter().map(Vec::len).collect::<Vec<_>>(), sizes);
+        posed += 1;
+    }
+    assert!(posed > 100, "{posed} mutated faces posed");
+}
