@@ -15,11 +15,7 @@ use studio_source::SourceModel;
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
 
 fn face() -> Option<SourceModel> {
-    let dir = studio_testing::shared()?.join("fixtures/source/models/fixture");
-    let mdl = studio_testing::source_face::with_face(&std::fs::read(dir.join("anim48.mdl")).ok()?);
-    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1)?;
-    let vvd = std::fs::read(dir.join("anim48.vvd")).ok()?;
-    let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).ok()?;
+    let [mdl, vvd, vtx] = studio_testing::source_face::face_files(&studio_testing::shared()?, Some(1));
     let files = studio_source::SourceFiles {
         mdl: &mdl,
         vvd: Some(&vvd),

@@ -16,14 +16,7 @@ use common::context;
 
 /// The face fixture, with body part 0 model 0's mesh `eye` made the eyeball's mesh.
 fn face(eye: Option<usize>) -> Option<SourceModel> {
-    let shared = studio_testing::shared()?;
-    let dir = shared.join("fixtures/source/models/fixture");
-    let mut mdl = source_face::with_face(&std::fs::read(dir.join("anim48.mdl")).unwrap());
-    if let Some(mesh) = eye {
-        mdl = source_face::with_eyeball_mesh(&mdl, mesh).expect("anim48's model 0 has the mesh");
-    }
-    let vvd = std::fs::read(dir.join("anim48.vvd")).unwrap();
-    let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).unwrap();
+    let [mdl, vvd, vtx] = source_face::face_files(&studio_testing::shared()?, eye);
     let files = studio_source::SourceFiles {
         mdl: &mdl,
         vvd: Some(&vvd),
@@ -235,12 +228,8 @@ fn a_controller_changes_the_drawn_face_and_back() {
 #[test]
 fn mutated_faces_that_read_pose_without_panicking() {
     let Some(shared) = studio_testing::shared() else { return };
-    let dir = shared.join("fixtures/source/models/fixture");
-    let plain = std::fs::read(dir.join("anim48.mdl")).unwrap();
-    let mdl = source_face::with_face(&plain);
-    let mdl = source_face::with_eyeball_mesh(&mdl, 1).unwrap();
-    let vvd = std::fs::read(dir.join("anim48.vvd")).unwrap();
-    let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).unwrap();
+    let plain = std::fs::read(shared.join("fixtures/source/models/fixture/anim48.mdl")).unwrap();
+    let [mdl, vvd, vtx] = source_face::face_files(&shared, Some(1));
     let mut rng = studio_testing::Rng::new(32);
     let face_fields = (plain.len().next_multiple_of(4), (mdl.len() - plain.len()) / 4);
     let mut posed = 0;

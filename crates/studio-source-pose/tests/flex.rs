@@ -8,11 +8,7 @@ use studio_source_pose::{apply_flexes, run_flex_rules};
 use studio_testing::source_face;
 
 fn face() -> Option<SourceModel> {
-    let shared = studio_testing::shared()?;
-    let dir = shared.join("fixtures/source/models/fixture");
-    let mdl = source_face::with_face(&std::fs::read(dir.join("anim48.mdl")).unwrap());
-    let vvd = std::fs::read(dir.join("anim48.vvd")).unwrap();
-    let vtx = std::fs::read(dir.join("anim48.dx90.vtx")).unwrap();
+    let [mdl, vvd, vtx] = source_face::face_files(&studio_testing::shared()?, None);
     let files = studio_source::SourceFiles {
         mdl: &mdl,
         vvd: Some(&vvd),

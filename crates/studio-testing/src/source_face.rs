@@ -357,3 +357,25 @@ pub fn with_eyeball_mesh(face: &[u8], mesh: usize) -> Option<Vec<u8>> {
     set_i32(&mut bytes, at + 28, 0);
     Some(bytes)
 }
+
+/// The face fixture's files: anim48.mdl with the face (and, with `eye_mesh`, that mesh of body
+/// part 0's model 0 made the eyeball's), and anim48's `.vvd` and `.dx90.vtx`, from `shared`.
+pub fn face_files(shared: &std::path::Path, eye_mesh: Option<usize>) -> [Vec<u8>; 3] {
+    let dir = shared.join("fixtures/source/models/fixture");
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut mdl = with_face(&read("anim48.mdl"));
+    if let Some(mesh) = eye_mesh {
+        mdl = with_eyeball_mesh(&mdl, mesh).expect("anim48's model 0 has the mesh");
+    }
+    [mdl, read("anim48.vvd"), read("anim48.dx90.vtx")]
+}
+
+/// Writes the face fixture with its eyeball mesh (mesh 1) into `dir` as `face.mdl`, `face.vvd`
+/// and `face.dx90.vtx`, and returns the `.mdl`'s path.
+pub fn write_face(shared: &std::path::Path, dir: &std::path::Path) -> std::path::PathBuf {
+    let [mdl, vvd, vtx] = face_files(shared, Some(1));
+    for (name, bytes) in [("face.mdl", mdl), ("face.vvd", vvd), ("face.dx90.vtx", vtx)] {
+        std::fs::write(dir.join(name), bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    dir.join("face.mdl")
+}

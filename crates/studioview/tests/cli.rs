@@ -659,23 +659,11 @@ fn pose_starts_controllers_at_their_neutral_settings() {
     assert_ne!(pose(&[]), pose(&["--controller", "0,0,0,0"]));
 }
 
-/// The face fixture (studio_testing::source_face on anim48) written with anim48's companions
-/// into `dir`, as `face.mdl`.
-fn face_model(shared: &Path, dir: &Path) -> PathBuf {
-    let fixture = shared.join("fixtures/source/models/fixture");
-    let mdl = studio_testing::source_face::with_face(&std::fs::read(fixture.join("anim48.mdl")).unwrap());
-    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1).unwrap();
-    std::fs::write(dir.join("face.mdl"), mdl).unwrap();
-    std::fs::copy(fixture.join("anim48.vvd"), dir.join("face.vvd")).unwrap();
-    std::fs::copy(fixture.join("anim48.dx90.vtx"), dir.join("face.dx90.vtx")).unwrap();
-    dir.join("face.mdl")
-}
-
 #[test]
 fn info_json_lists_the_face_controllers_descriptions_and_eyeballs() {
     let Some(shared) = shared() else { return };
     let dir = scratch("info-face");
-    let model = face_model(&shared, &dir);
+    let model = studio_testing::source_face::write_face(&shared, &dir);
     let out = studioview(&["info", "--json", model.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let info: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -700,7 +688,7 @@ fn render_flex_moves_the_face_and_names_what_the_model_has() {
         return;
     }
     let dir = scratch("render-flex");
-    let model = face_model(&shared, &dir);
+    let model = studio_testing::source_face::write_face(&shared, &dir);
     let render = |name: &str, extra: &[&str]| {
         let out = dir.join(name);
         let mut args =

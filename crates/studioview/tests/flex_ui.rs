@@ -2,8 +2,6 @@
 //! own range, grouped by the model's UI controls, the search, the reset, and the eyes' target;
 //! the face's vertices follow (no GPU: the moving meshes' vertices are checked).
 
-use std::path::{Path, PathBuf};
-
 mod common;
 
 use common::drop_file;
@@ -11,17 +9,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use studioview::app::StudioApp;
 use studioview::app::settings::Settings;
-
-fn face_model(shared: &Path) -> PathBuf {
-    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "flex-ui");
-    let fixture = shared.join("fixtures/source/models/fixture");
-    let mdl = studio_testing::source_face::with_face(&std::fs::read(fixture.join("anim48.mdl")).unwrap());
-    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1).unwrap();
-    std::fs::write(dir.join("face.mdl"), mdl).unwrap();
-    std::fs::copy(fixture.join("anim48.vvd"), dir.join("face.vvd")).unwrap();
-    std::fs::copy(fixture.join("anim48.dx90.vtx"), dir.join("face.dx90.vtx")).unwrap();
-    dir.join("face.mdl")
-}
 
 fn sliders(h: &Harness<'_, StudioApp>) -> Vec<String> {
     h.get_all_by(|n| n.role() == egui::accesskit::Role::Slider)
@@ -37,7 +24,8 @@ fn a_modder_works_the_face_in_the_flex_tab() {
         StudioApp::new(Settings::default(), None),
     );
     h.run_steps(2);
-    drop_file(&mut h, face_model(&shared));
+    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "flex-ui");
+    drop_file(&mut h, studio_testing::source_face::write_face(&shared, &dir));
     h.run_steps(1);
     assert!(h.state().state.source.is_some(), "{:?}", h.state().state.last_error());
     h.get_by_label("Pause").click();

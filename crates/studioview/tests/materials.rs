@@ -16,6 +16,20 @@ fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
+/// A game folder `name` in the scratch space with skeleton48 under `models/fixture` and an
+/// empty `materials/models/fixture`: (the game folder, the models folder, the materials folder).
+fn fixture_game(shared: &std::path::Path, name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let game = scratch(name);
+    let models = game.join("models/fixture");
+    std::fs::create_dir_all(&models).unwrap();
+    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
+        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file)).unwrap();
+    }
+    let loose = game.join("materials/models/fixture");
+    std::fs::create_dir_all(&loose).unwrap();
+    (game, models, loose)
+}
+
 /// A 4×4 RGB888 texture of one colour with its mips.
 fn solid(rgb: [u8; 3]) -> Vec<u8> {
     let mips: Vec<Vec<u8>> = [16, 4, 1].iter().map(|&n| rgb.repeat(n)).collect();
@@ -39,14 +53,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
         Err(e) => panic!("CI must be able to render: {e}"),
     };
     // The game folder: the fixture's files under models/, its materials beside them.
-    let game = scratch("material-game");
-    let models = game.join("models/fixture");
-    std::fs::create_dir_all(&models).unwrap();
-    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
-        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file)).unwrap();
-    }
-    let loose = game.join("materials/models/fixture");
-    std::fs::create_dir_all(&loose).unwrap();
+    let (game, models, loose) = fixture_game(&shared, "material-game");
     std::fs::write(
         loose.join("fixture_skin_a.vmt"),
         br#""VertexLitGeneric" { "$basetexture" "models/fixture/green" }"#,
@@ -118,14 +125,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
 #[test]
 fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_missing() {
     let Some(shared) = studio_testing::shared() else { return };
-    let game = scratch("material-maps");
-    let models = game.join("models/fixture");
-    std::fs::create_dir_all(&models).unwrap();
-    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
-        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file)).unwrap();
-    }
-    let loose = game.join("materials/models/fixture");
-    std::fs::create_dir_all(&loose).unwrap();
+    let (_, models, loose) = fixture_game(&shared, "material-maps");
     std::fs::write(
         loose.join("fixture_skin_a.vmt"),
         br#""VertexLitGeneric" { "$basetexture" "models/fixture/green" "$bumpmap" "models/fixture/normal"

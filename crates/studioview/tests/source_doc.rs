@@ -77,13 +77,7 @@ fn autoplay_sequences_play_on_top_when_turned_on() {
 fn moving_a_face_allocates_nothing_once_warm() {
     let Some(shared) = studio_testing::shared() else { return };
     let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "face-doc");
-    let fixture = shared.join("fixtures/source/models/fixture");
-    let mdl = studio_testing::source_face::with_face(&std::fs::read(fixture.join("anim48.mdl")).unwrap());
-    let mdl = studio_testing::source_face::with_eyeball_mesh(&mdl, 1).unwrap();
-    std::fs::write(dir.join("face.mdl"), mdl).unwrap();
-    std::fs::copy(fixture.join("anim48.vvd"), dir.join("face.vvd")).unwrap();
-    std::fs::copy(fixture.join("anim48.dx90.vtx"), dir.join("face.dx90.vtx")).unwrap();
-    let path = dir.join("face.mdl");
+    let path = studio_testing::source_face::write_face(&shared, &dir);
     let loaded = studio_source::load(&path).unwrap();
     let mut doc = SourceDoc::new(loaded.model, path, loaded.companions);
     assert_eq!(doc.flex.len(), 6);
