@@ -114,7 +114,7 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
             Ok(None) => material.problem = Some(format!("its $basetexture {texture} was not found")),
             Err(e) => material.problem = Some(e),
         }
-    } else {
+    } else if !shading.iris_is_base {
         material.problem = Some("it has no $basetexture".to_owned());
     }
     for (key, path, slot) in [

@@ -77,6 +77,7 @@ impl Vmt {
             .then(|| self.get("$alphatestreference").and_then(number).filter(|r| (0.0..=1.0).contains(r)))
             .map(|r| r.unwrap_or(0.5));
         Shading {
+            iris_is_base: self.shader.eq_ignore_ascii_case("eyerefract"),
             base_texture: self.get("$basetexture").filter(|t| !t.trim().is_empty()).map(str::to_owned),
             translucent: flag("$translucent"),
             alpha_test,
@@ -144,6 +145,9 @@ pub struct Shading {
     pub light_warp: Option<String>,
     /// `$iris` (the `Eyes` and `EyeRefract` shaders): the texture projected onto the eye.
     pub iris: Option<String>,
+    /// The shader is `EyeRefract`, whose `$iris` is the whole eye (sclera round the iris) and
+    /// which has no base texture of its own: the iris is drawn opaque.
+    pub iris_is_base: bool,
 }
 
 fn number(text: &str) -> Option<f32> {
@@ -202,6 +206,9 @@ mod tests {
         assert_eq!(shaded.phong, Some(Phong { exponent: 20.0, boost: 2.0, fresnel_ranges: [0.2, 0.6, 1.1] }));
         assert_eq!(shaded.light_warp.as_deref(), Some("models/lightwarp"));
         assert_eq!(shaded.iris.as_deref(), Some("models/eye_iris"));
+        assert!(!shaded.iris_is_base);
+        let eye = parse_vmt(br#""EyeRefract" { "$iris" "models/eye_iris" }"#).unwrap().shading();
+        assert!(eye.iris_is_base && eye.base_texture.is_none());
         let defaults = parse_vmt(br#"VertexLitGeneric { $phong 1 $phongexponent -3 }"#).unwrap().shading();
         assert_eq!(
             defaults.phong,

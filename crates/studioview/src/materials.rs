@@ -60,19 +60,27 @@ pub fn resolve(model: &SourceModel, path: &Path, extra: &[PathBuf]) -> Resolved 
 /// How a found material is drawn: its texture (or the checkerboard when it has none) and the
 /// flags of its `.vmt`.
 pub fn render_material(found: &Material) -> RenderMaterial {
+    let iris_is_base = found.shading.as_ref().is_some_and(|s| s.iris_is_base);
     let image = match &found.vtf {
-        Some(vtf) => Image { width: vtf.width, height: vtf.height, rgba: vtf.rgba.clone() },
-        None => Image::checkerboard(),
+        Some(vtf) => Some(Image { width: vtf.width, height: vtf.height, rgba: vtf.rgba.clone() }),
+        // EyeRefract draws its iris alone: white under it, which the opaque iris covers.
+        None if iris_is_base && found.problem.is_none() => None,
+        None => Some(Image::checkerboard()),
     };
     let image_of = |vtf: &Option<studio_material::Vtf>| {
         vtf.as_ref().map(|v| Image { width: v.width, height: v.height, rgba: v.rgba.clone() })
     };
     let mut material = RenderMaterial {
         name: found.name.clone(),
-        image: Some(image),
+        image,
         normal_map: image_of(&found.extra.bump_map),
         light_warp: image_of(&found.extra.light_warp),
-        iris: image_of(&found.extra.iris),
+        iris: image_of(&found.extra.iris).map(|mut iris| {
+            if iris_is_base {
+                iris.rgba.chunks_exact_mut(4).for_each(|texel| texel[3] = 255);
+            }
+            iris
+        }),
         ..RenderMaterial::default()
     };
     if let Some(s) = &found.shading {

@@ -135,15 +135,15 @@ fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_m
     .unwrap();
     std::fs::write(
         loose.join("fixture_skin_b.vmt"),
-        br#""EyeRefract" { "$basetexture" "models/fixture/green" "$iris" "models/fixture/iris"
-            "$bumpmap" "models/fixture/nowhere" }"#,
+        br#""EyeRefract" { "$iris" "models/fixture/iris" "$bumpmap" "models/fixture/nowhere" }"#,
     )
     .unwrap();
-    for (name, rgb) in
-        [("green", [0, 255, 0]), ("normal", [128, 128, 255]), ("warp", [255, 0, 0]), ("iris", [0, 0, 255])]
-    {
+    for (name, rgb) in [("green", [0, 255, 0]), ("normal", [128, 128, 255]), ("warp", [255, 0, 0])] {
         std::fs::write(loose.join(format!("{name}.vtf")), solid(rgb)).unwrap();
     }
+    // The iris in RGBA8888 with an alpha of 0 (EyeRefract's alpha is not coverage).
+    let mips: Vec<Vec<u8>> = [16, 4, 1].iter().map(|&n| [0, 0, 255, 0].repeat(n)).collect();
+    std::fs::write(loose.join("iris.vtf"), vtf(4, (4, 4), 0, 1, &mips, None)).unwrap();
     let path = models.join("skeleton48.mdl");
     let model = studio_source::load(&path).unwrap().model;
     let resolved = studioview::materials::resolve(&model, &path, &[]);
@@ -155,8 +155,14 @@ fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_m
     assert!(a.self_illum && !a.fullbright, "$selfillum is masked, not fullbright");
     assert!(a.game_shaded());
     let b = &resolved.materials[1];
-    assert_eq!(b.iris.as_ref().map(|i| &i.rgba[..4]), Some(&[0, 0, 255, 255][..]));
+    assert_eq!(
+        b.iris.as_ref().map(|i| &i.rgba[..4]),
+        Some(&[0, 0, 255, 255][..]),
+        "EyeRefract's iris is opaque"
+    );
+    assert!(b.image.is_none(), "EyeRefract has no base texture, and needs none: white under the iris");
     assert!(b.normal_map.is_none());
+    assert!(!resolved.messages.iter().any(|m| m.contains("no $basetexture")), "{:?}", resolved.messages);
     assert!(
         resolved.messages.iter().any(|m| m.contains("fixture_skin_b") && m.contains("$bumpmap is left out")),
         "{:?}",
