@@ -111,8 +111,11 @@ fn vs_main(in: VertexIn) -> VertexOut {
     let turn3 = mat3x3<f32>(turn[0], turn[1], turn[2]);
     let normal = normalize(turn3 * in.normal);
     var out: VertexOut;
-    out.tangent = vec4<f32>(turn3 * in.tangent.xyz, in.tangent.w);
-    out.uv2 = in.texel2;
+    // Only game shading reads them: the plain pipeline compiles neither.
+    if GAME_SHADING {
+        out.tangent = vec4<f32>(turn3 * in.tangent.xyz, in.tangent.w);
+        out.uv2 = in.texel2;
+    }
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
     out.normal = normal;
