@@ -37,6 +37,27 @@ fuzz_target!(|data: &[u8]| {
                 assert!(v.bones[..usize::from(v.num_bones)].iter().all(|&b| usize::from(b) < model.bones.len()));
             }
         }
+        // The face: every description, controller, bone and vertex a record names exists, and
+        // every rule keeps within its stack.
+        let flexes = &model.flexes;
+        for rule in &flexes.rules {
+            assert!(rule.flex < flexes.descs.len());
+            assert!(rule.fits_stack());
+        }
+        for part in &model.body_parts {
+            for body in &part.models {
+                for e in &body.eyeballs {
+                    assert!(e.bone < model.bones.len());
+                }
+                for mesh in &body.meshes {
+                    for flex in &mesh.flexes {
+                        assert!(flex.desc < flexes.descs.len() && flex.pair.is_none_or(|p| p < flexes.descs.len()));
+                        let count = usize::try_from(mesh.num_vertices).unwrap_or(0);
+                        assert!(flex.vertices.iter().all(|v| usize::from(v.index) < count));
+                    }
+                }
+            }
+        }
         let mut edited = model.clone();
         if let Some(set) = edited.hitbox_sets.first_mut() {
             let copy = set.hitboxes.first().cloned();
