@@ -32,6 +32,13 @@ pub struct FlexController {
     pub max: f32,
 }
 
+impl FlexController {
+    /// Its range, low end first (a controller may be written with `min` above `max`).
+    pub fn range(&self) -> (f32, f32) {
+        (self.min.min(self.max), self.min.max(self.max))
+    }
+}
+
 /// How a UI control maps onto its controllers (`FlexControllerRemapType_t`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RemapType {

@@ -55,7 +55,7 @@ pub fn parse_flex(flexes: &studio_source::Flexes, item: &str) -> Result<(usize, 
         .ok()
         .filter(|v: &f32| v.is_finite())
         .ok_or_else(|| format!("--flex {item:?}: {value:?} is not a number"))?;
-    let (lo, hi) = (c.min.min(c.max), c.min.max(c.max));
+    let (lo, hi) = c.range();
     if !(lo..=hi).contains(&value) {
         return Err(format!("--flex {item:?}: {} runs from {} to {}", c.name, c.min, c.max));
     }

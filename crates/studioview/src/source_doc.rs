@@ -289,7 +289,7 @@ impl SourceDoc {
 /// minimum: the same for the usual 0..1 ranges, but for a −1..1 one (eyes, a stereo balance)
 /// the far end, which no viewer starts at.
 pub fn flex_neutral(controller: &studio_source::FlexController) -> f32 {
-    let (lo, hi) = (controller.min.min(controller.max), controller.min.max(controller.max));
+    let (lo, hi) = controller.range();
     if !(lo.is_finite() && hi.is_finite()) { 0.0 } else { 0.0f32.clamp(lo, hi) }
 }
 

@@ -477,7 +477,7 @@ impl AppState {
             }
             Command::ResetControllers => doc.reset_controls(),
             Command::SetFlex(i, value) => {
-                let range = doc.model.flexes.controllers.get(i).map(|c| (c.min.min(c.max), c.min.max(c.max)));
+                let range = doc.model.flexes.controllers.get(i).map(studio_source::FlexController::range);
                 if let (Some(slot), Some((lo, hi))) = (doc.flex.get_mut(i), range)
                     && value.is_finite()
                     && lo <= hi

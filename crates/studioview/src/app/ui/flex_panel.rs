@@ -43,7 +43,7 @@ pub fn flex_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, comman
             }
             for (label, c) in &group.sliders {
                 let Some(controller) = flexes.controllers.get(*c) else { continue };
-                let (low, high) = (controller.min.min(controller.max), controller.min.max(controller.max));
+                let (low, high) = controller.range();
                 if !(low.is_finite() && high.is_finite()) {
                     continue;
                 }
