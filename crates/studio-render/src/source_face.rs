@@ -45,13 +45,13 @@ pub(crate) fn mesh_vertices(
     Some(vertices.iter().enumerate().map(move |(k, v)| (v, tangents.and_then(|t| t.get(k)))))
 }
 
-/// The eyeball an eyeball mesh shows (its `materialparam`), if it is one.
-fn eyeball_of(model: &SourceModel, key: MeshKey) -> Option<&Eyeball> {
+/// The eyeball an eyeball mesh shows (its `materialparam`, an eyeball of its model), if it is
+/// one and the eyeball exists.
+fn eyeball_of(model: &SourceModel, key: MeshKey) -> Option<usize> {
     let mdl = model.body_parts.get(key.part)?.models.get(key.model)?;
     let mesh = mdl.meshes.get(key.mesh)?;
-    (mesh.material_type == MATERIAL_EYEBALL)
-        .then(|| mdl.eyeballs.get(usize::try_from(mesh.material_param).ok()?))
-        .flatten()
+    let eyeball = usize::try_from(mesh.material_param).ok()?;
+    (mesh.material_type == MATERIAL_EYEBALL && eyeball < mdl.eyeballs.len()).then_some(eyeball)
 }
 
 /// The meshes of `model` that move, in body part, model and mesh order: those with vertices and
@@ -166,8 +166,8 @@ struct Moving {
     key: MeshKey,
     /// Its bind-pose vertices, as uploaded.
     bind: Vec<MeshVertex>,
-    /// The eyeball it shows, if it is an eyeball mesh.
-    eyeball: Option<usize>,
+    /// The place in [`SourceFace::eyes`] of the eyeball it shows, if it is an eyeball mesh.
+    eye: Option<usize>,
     /// Whether its vertices are the bind pose's (no flex moved them).
     at_rest: bool,
 }
@@ -196,22 +196,7 @@ pub struct SourceFace {
 impl SourceFace {
     /// The moving meshes of `model`, at the bind pose.
     pub fn new(model: &SourceModel) -> Self {
-        let meshes: Vec<Moving> = moving_meshes(model)
-            .into_iter()
-            .map(|key| {
-                let bind = mesh_vertices(model, key)
-                    .map_or_else(Vec::new, |v| v.map(crate::source::mesh_vertex).collect());
-                let eyeball = eyeball_of(model, key).and(
-                    model.body_parts[key.part].models[key.model].meshes[key.mesh]
-                        .material_param
-                        .try_into()
-                        .ok(),
-                );
-                Moving { key, bind, eyeball, at_rest: true }
-            })
-            .collect();
-        let longest = meshes.iter().map(|m| m.bind.len()).max().unwrap_or(0);
-        let eyes = model
+        let eyes: Vec<((usize, usize, usize), EyeState)> = model
             .body_parts
             .iter()
             .enumerate()
@@ -220,6 +205,17 @@ impl SourceFace {
                 (0..mdl.eyeballs.len()).map(move |e| ((part, m, e), eye_state_at_rest()))
             })
             .collect();
+        let meshes: Vec<Moving> = moving_meshes(model)
+            .into_iter()
+            .map(|key| {
+                let bind = mesh_vertices(model, key)
+                    .map_or_else(Vec::new, |v| v.map(crate::source::mesh_vertex).collect());
+                let eye = eyeball_of(model, key)
+                    .and_then(|e| eyes.iter().position(|(k, _)| *k == (key.part, key.model, e)));
+                Moving { key, bind, eye, at_rest: true }
+            })
+            .collect();
+        let longest = meshes.iter().map(|m| m.bind.len()).max().unwrap_or(0);
         Self {
             vertices: meshes.iter().map(|m| m.bind.clone()).collect(),
             meshes,
@@ -273,9 +269,7 @@ impl SourceFace {
             else {
                 continue;
             };
-            let eye = moving
-                .eyeball
-                .and_then(|e| self.eyes.iter().find(|(k, _)| *k == (moving.key.part, moving.key.model, e)));
+            let eye = moving.eye.and_then(|e| self.eyes.get(e));
             let active = mesh.flexes.iter().any(|f| flex_is_active(f, &self.weights));
             let reflex = weights_changed && (active || !moving.at_rest);
             if !reflex && eye.is_none() {
