@@ -40,6 +40,8 @@ pub struct SourceDoc {
     pub clock: f32,
     /// Each flex controller's value in its own range (`docs/flex.md`).
     pub flex: Vec<f32>,
+    /// The flex controllers grouped as the Flex tab shows them, made once per model.
+    pub flex_groups: Vec<crate::flex_groups::FlexGroup>,
     /// Where the eyes look, in model space; `None`: at the camera.
     pub eye_target: Option<Vec3>,
     /// Normalised pose parameters, reused.
@@ -58,6 +60,7 @@ impl SourceDoc {
         let controllers = model.bone_controllers.iter().map(neutral_value).collect();
         let flex = model.flexes.controllers.iter().map(flex_neutral).collect();
         let frame = SourceFrame { face: SourceFace::new(&model), ..SourceFrame::default() };
+        let flex_groups = crate::flex_groups::flex_groups(&model.flexes);
         let mut doc = Self {
             model,
             path,
@@ -72,6 +75,7 @@ impl SourceDoc {
             autoplay: false,
             clock: 0.0,
             flex,
+            flex_groups,
             eye_target: None,
             normalised,
         };
@@ -87,6 +91,7 @@ impl SourceDoc {
         if self.flex.len() != model.flexes.controllers.len() {
             self.flex = model.flexes.controllers.iter().map(flex_neutral).collect();
         }
+        self.flex_groups = crate::flex_groups::flex_groups(&model.flexes);
         self.model = model;
         self.hitbox_set = self.hitbox_set.min(self.model.hitbox_sets.len().saturating_sub(1));
         self.evaluate();

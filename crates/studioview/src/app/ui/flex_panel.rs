@@ -1,5 +1,5 @@
 //! The Flex tab of a Source model: a slider per flex controller in its own range, grouped as the
-//! model names them ([`crate::flex_groups`]), with a search and a reset; then the eyes: looking
+//! model names them ([`crate::flex_groups`], grouped once per model), with a search and a reset; then the eyes: looking
 //! at the camera, or at a point the user places.
 
 use egui::RichText;
@@ -8,7 +8,7 @@ use glam::Vec3;
 use super::Commands;
 use crate::app::command::Command;
 use crate::app::state::SourceView;
-use crate::flex_groups::{flex_groups, group_matches};
+use crate::flex_groups::group_matches;
 
 /// How far in front of the eyes a placed target starts.
 const TARGET_DISTANCE: f32 = 48.0;
@@ -33,9 +33,8 @@ pub fn flex_ui(ui: &mut egui::Ui, view: &SourceView, search: &mut String, comman
             }
         });
         let needle = search.to_lowercase();
-        let groups = flex_groups(flexes);
         let mut shown = 0;
-        for group in groups.iter().filter(|g| group_matches(flexes, g, &needle)) {
+        for group in doc.flex_groups.iter().filter(|g| group_matches(flexes, g, &needle)) {
             shown += 1;
             let paired = group.sliders.len() > 1;
             if paired {
