@@ -7,6 +7,7 @@
 pub mod app;
 pub mod catalog;
 pub mod check;
+pub mod decompile;
 pub mod demo;
 pub mod edit;
 pub mod export;

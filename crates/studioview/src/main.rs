@@ -114,6 +114,15 @@ enum Command {
         /// The model's main file.
         model: PathBuf,
     },
+    /// Write the model's sources: NAME.qc, an SMD per submodel and per animation (every blend
+    /// of a sequence) and the textures as 8-bit BMP files, in studiomdl's formats.
+    Decompile {
+        /// The model's main file.
+        model: PathBuf,
+        /// The folder to write them into (made if missing).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
         /// The model's main file.
@@ -144,6 +153,7 @@ fn main() -> ExitCode {
     match command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
+        Command::Decompile { model, out } => studioview::decompile::run(&model, &out),
         Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
         Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch, flex } => {

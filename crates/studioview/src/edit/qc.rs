@@ -96,7 +96,7 @@ pub fn goldsrc_activity(activity: i32) -> Option<&'static str> {
 }
 
 /// The motion type's QC name (`XR`, `Y`…), with `RLOOP` dropped.
-fn motion(kind: i32) -> &'static str {
+pub(crate) fn motion(kind: i32) -> &'static str {
     use studio_model::motion::*;
     match kind & STUDIO_TYPES {
         STUDIO_X => "X",
@@ -110,12 +110,12 @@ fn motion(kind: i32) -> &'static str {
 }
 
 /// Three numbers, each in the shortest form that reads back to the same `f32`.
-fn v(v: Vec3) -> String {
+pub(crate) fn v(v: Vec3) -> String {
     format!("{} {} {}", v.x, v.y, v.z)
 }
 
 /// A name as a quoted QC token (quotes inside cannot be written, so they become `'`).
-fn q(text: &str) -> String {
+pub(crate) fn q(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "'"))
 }
 
@@ -125,7 +125,7 @@ fn bone_name(model: &SourceModel, bone: usize) -> &str {
 }
 
 /// `$modelname`, `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull).
-fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
+pub(crate) fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
     let _ = writeln!(out, "$modelname {}", q(name));
     let _ = writeln!(out, "$eyeposition {}", v(eye));
     let _ = writeln!(out, "$bbox {} {}", v(view.0), v(view.1));
@@ -134,7 +134,7 @@ fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hul
 
 /// The `$controller` line of controller `i`, which reads `input` (0–3, above that the mouth),
 /// with its rest value in a comment (studiomdl has no option for it).
-fn controller_line(
+pub(crate) fn controller_line(
     out: &mut String,
     i: usize,
     input: i32,
@@ -222,10 +222,22 @@ pub fn goldsrc(model: &Model) -> String {
 
 /// The `$sequence` block of a version 10 sequence.
 pub fn goldsrc_sequence(s: &studio_model::Sequence) -> String {
-    let mut line = format!("$sequence {} {} fps {}", q(&s.label), q(&s.label), s.fps);
+    goldsrc_sequence_of(s, std::slice::from_ref(&s.label), "")
+}
+
+/// The `$sequence` block of a version 10 sequence whose blends are the SMD files `files`,
+/// with `options` (already formatted, each with a leading space) after its fps and loop.
+pub fn goldsrc_sequence_of(s: &studio_model::Sequence, files: &[String], options: &str) -> String {
+    let mut line = format!("$sequence {}", q(&s.label));
+    for file in files {
+        line.push(' ');
+        line.push_str(&q(file.trim_end_matches(".smd")));
+    }
+    line.push_str(&format!(" fps {}", s.fps));
     if s.is_looping() {
         line.push_str(" loop");
     }
+    line.push_str(options);
     match goldsrc_activity(s.activity) {
         Some(name) => line.push_str(&format!(" {name} {}", s.activity_weight)),
         None if s.activity != 0 => line.push_str(&format!(" // activity {} has no name", s.activity)),
@@ -248,7 +260,10 @@ pub fn goldsrc_sequence(s: &studio_model::Sequence) -> String {
 }
 
 /// A `$sequence` line and, when it has events, its block of `{ event NAME FRAME "OPTIONS" }`.
-fn with_events<'a>(line: String, events: impl ExactSizeIterator<Item = (String, String, &'a str)>) -> String {
+pub(crate) fn with_events<'a>(
+    line: String,
+    events: impl ExactSizeIterator<Item = (String, String, &'a str)>,
+) -> String {
     if events.len() == 0 {
         return line + "\n";
     }

@@ -1,0 +1,314 @@
+//! Decompiling a version 10 model: a reference SMD per submodel, an animation SMD per blend of
+//! every sequence, the textures as 8-bit BMP files, and the QC ([`super::goldsrc_qc`]).
+//!
+//! The files follow Half-Life's studiomdl conventions (as mdldec writes them, so they compile
+//! back to the same model):
+//! - Reference files hold the bones' default values as their skeleton and the vertices in
+//!   model space, each corner on its vertex's bone. Triangles are written in the opposite
+//!   winding of the game's strips and fans, which studiomdl turns back.
+//! - Texture coordinates are `u = s / (width − 1)` and `v = 1 − t / (height − 1)`.
+//! - Animation frames hold each bone's six values (`value + raw × scale`, the numbers Valve's
+//!   `CalcBoneAngles`/`CalcBonePosition` start from at that frame). Root bones get the
+//!   sequence's linear movement added back (studiomdl takes it out again for `LX`, `LY`, `LZ`)
+//!   and are turned −90° about Z, which studiomdl's default `$origin` rotation of +90° undoes
+//!   ([`root_for_studiomdl`]).
+
+use glam::{Affine3A, Vec3, Vec3A, Vec4};
+use studio_model::{Model, Sequence};
+use studio_pose::channel::{PositionKey, position_key, rotation_pair};
+use studio_pose::math::{angle_quaternion, bone_matrix, concat_bone};
+
+use super::bmp;
+use super::names::FileNames;
+use super::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
+use super::{DecompileError, Decompiled};
+
+/// The file names a version 10 model's sources get.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Per texture, its BMP file.
+    pub textures: Vec<String>,
+    /// Per body part, per submodel, its reference SMD (`None`: blank).
+    pub submodels: Vec<Vec<Option<String>>>,
+    /// Per sequence, per blend, its animation SMD.
+    pub sequences: Vec<Vec<String>>,
+}
+
+/// Whether a submodel is a blank choice of its body part.
+pub fn is_blank(sub: &studio_model::Submodel) -> bool {
+    sub.name.eq_ignore_ascii_case("blank") || sub.vertices.is_empty()
+}
+
+/// Names every file of `model`.
+pub fn layout(model: &Model) -> Layout {
+    let mut names = FileNames::default();
+    let textures = model.textures.iter().map(|t| names.take(&t.name, "bmp")).collect();
+    let submodels = model
+        .body_parts
+        .iter()
+        .map(|part| {
+            part.submodels.iter().map(|sub| (!is_blank(sub)).then(|| names.take(&sub.name, "smd"))).collect()
+        })
+        .collect();
+    let sequences = model
+        .sequences
+        .iter()
+        .map(|s| {
+            let blends = s.num_blends.max(1);
+            (0..blends)
+                .map(|b| {
+                    if blends == 1 {
+                        names.take(&s.label, "smd")
+                    } else {
+                        names.take(&format!("{}_blend{:02}", s.label, b + 1), "smd")
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Layout { textures, submodels, sequences }
+}
+
+/// The SMD's nodes: the model's bones.
+fn nodes(model: &Model) -> Vec<Node> {
+    model.bones.iter().map(|b| Node { name: b.name.clone(), parent: b.parent }).collect()
+}
+
+fn vec3(v: Vec3A) -> [f64; 3] {
+    [f64::from(v.x), f64::from(v.y), f64::from(v.z)]
+}
+
+fn values3(v: &[f32]) -> [f64; 3] {
+    [f64::from(v[0]), f64::from(v[1]), f64::from(v[2])]
+}
+
+/// The bones' model-space matrices at their default values (the reference pose).
+pub fn reference_matrices(model: &Model) -> Vec<Affine3A> {
+    let mut out: Vec<Affine3A> = Vec::with_capacity(model.bones.len());
+    for bone in &model.bones {
+        let q = Vec4::from_array(angle_quaternion([bone.value[3], bone.value[4], bone.value[5]]));
+        let pos = Vec3A::new(bone.value[0], bone.value[1], bone.value[2]);
+        let m = match bone.parent.and_then(|p| out.get(p)) {
+            Some(parent) => concat_bone(parent, q, pos),
+            None => bone_matrix(q, pos),
+        };
+        out.push(m);
+    }
+    out
+}
+
+/// The texture coordinate of texel (`s`, `t`) on a `width × height` texture, as studiomdl
+/// reads it back (see the module's text).
+pub fn uv(s: i16, t: i16, width: u32, height: u32) -> [f64; 2] {
+    let span = |size: u32| if size > 1 { (size - 1) as f32 } else { 1.0 };
+    let u = f32::from(s) / span(width);
+    let v = 1.0 - f32::from(t) / span(height);
+    [f64::from(u), f64::from(v)]
+}
+
+/// The reference SMD of a submodel.
+pub fn reference_smd(model: &Model, sub: &studio_model::Submodel, layout: &Layout) -> Smd {
+    let matrices = reference_matrices(model);
+    let skeleton = model
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| BoneKey { bone: i, position: values3(&b.value[..3]), rotation: values3(&b.value[3..]) })
+        .collect();
+    let mut triangles = Vec::new();
+    for mesh in &sub.meshes {
+        let texture = model.skins.texture(0, mesh.skin_ref).or(usize::try_from(mesh.skin_ref).ok());
+        let (material, size) =
+            match texture.and_then(|t| Some((layout.textures.get(t)?, model.textures.get(t)?))) {
+                Some((name, t)) => (name.clone(), (t.width, t.height)),
+                None => (format!("skin{}.bmp", mesh.skin_ref), (1, 1)),
+            };
+        for triangle in &mesh.triangles {
+            let corner = |mv: studio_model::MeshVertex| {
+                let vertex = usize::from(mv.vertex);
+                let normal = usize::from(mv.normal);
+                let vertex_bone = sub.vertex_bones.get(vertex).map_or(0, |&b| usize::from(b));
+                let normal_bone = sub.normal_bones.get(normal).map_or(0, |&b| usize::from(b));
+                let at = |bone: usize| matrices.get(bone).copied().unwrap_or(Affine3A::IDENTITY);
+                let position =
+                    at(vertex_bone).transform_point3(sub.vertices.get(vertex).copied().unwrap_or_default());
+                let direction =
+                    at(normal_bone).transform_vector3(sub.normals.get(normal).copied().unwrap_or_default());
+                Corner {
+                    bone: vertex_bone,
+                    position: vec3(position.into()),
+                    normal: vec3(direction.into()),
+                    uv: uv(mv.s, mv.t, size.0, size.1),
+                    links: Vec::new(),
+                }
+            };
+            // The opposite winding of the game's (studiomdl turns it back).
+            let vertex = |i: u32| mesh.vertices.get(i as usize).copied();
+            let [Some(a), Some(b), Some(c)] = triangle.map(vertex) else { continue };
+            triangles
+                .push(Triangle { material: material.clone(), corners: [corner(c), corner(b), corner(a)] });
+        }
+    }
+    Smd { nodes: nodes(model), frames: vec![Frame { time: 0, bones: skeleton }], triangles }
+}
+
+/// A bone's six values at keyframe `frame` of blend `blend`: `value + raw × scale` from its
+/// channels (the bone's `value` where a channel is absent), positions then angles, rounded as
+/// the evaluator rounds them at that frame.
+pub fn frame_values(model: &Model, sequence: &Sequence, blend: usize, frame: u32) -> Vec<[f32; 6]> {
+    let data = model.animation_data(sequence);
+    let anims = sequence.animation.as_ref().and_then(|a| a.blend(blend)).unwrap_or_default();
+    let frame = i32::try_from(frame).unwrap_or(i32::MAX);
+    model
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(b, bone)| {
+            let mut values = bone.value;
+            if let Some(anim) = anims.get(b) {
+                for (d, value) in values.iter_mut().enumerate() {
+                    let Some(channel) = anim.channels[d] else { continue };
+                    let (base, scale) = (bone.value[d], bone.scale[d]);
+                    *value = if d >= 3 {
+                        base + f32::from(rotation_pair(data, channel.offset as usize, frame).0) * scale
+                    } else {
+                        // As `CalcBonePosition`: a position between two stored values is mixed
+                        // in double and rounded once; a held one is float arithmetic.
+                        match position_key(data, channel.offset as usize, frame) {
+                            PositionKey::Lerp(r, _) => {
+                                (f64::from(base) + f64::from(r) * f64::from(scale)) as f32
+                            }
+                            PositionKey::Hold(r) => base + f32::from(r) * scale,
+                        }
+                    };
+                }
+            }
+            values
+        })
+        .collect()
+}
+
+/// 270° in radians: what a root bone's z angle gets so that studiomdl's +90° lands it back.
+pub const ROOT_TURN: f64 = 1.5 * std::f64::consts::PI;
+
+/// A root bone's values as written for studiomdl: the linear movement at `frame` of `frames`
+/// added (`frame / (frames − 1)` of it), then turned −90° about Z (`x, y → y, −x`, exact) with
+/// [`ROOT_TURN`] added to the z angle. Done in `f64` so that [`root_from_studiomdl`] recovers
+/// the `f32` values exactly.
+pub fn root_for_studiomdl(values: [f32; 6], movement: Vec3, frame: u32, frames: u32) -> ([f64; 3], [f64; 3]) {
+    let [x, y, z] = movement_at(movement, frame, frames);
+    let p = [f64::from(values[0]) + x, f64::from(values[1]) + y, f64::from(values[2]) + z];
+    let r = [f64::from(values[3]), f64::from(values[4]), f64::from(values[5]) + ROOT_TURN];
+    ([p[1], 0.0 - p[0], p[2]], r)
+}
+
+/// The inverse of [`root_for_studiomdl`]: the six values of the file's root bone.
+pub fn root_from_studiomdl(
+    position: [f64; 3],
+    rotation: [f64; 3],
+    movement: Vec3,
+    frame: u32,
+    frames: u32,
+) -> [f32; 6] {
+    let [x, y, z] = movement_at(movement, frame, frames);
+    let p = [-position[1] - x, position[0] - y, position[2] - z];
+    [
+        p[0] as f32,
+        p[1] as f32,
+        p[2] as f32,
+        rotation[0] as f32,
+        rotation[1] as f32,
+        (rotation[2] - ROOT_TURN) as f32,
+    ]
+}
+
+fn movement_at(movement: Vec3, frame: u32, frames: u32) -> [f64; 3] {
+    if frames <= 1 || frame == 0 {
+        return [0.0; 3];
+    }
+    let f = f64::from(frame) / f64::from(frames - 1);
+    [f * f64::from(movement.x), f * f64::from(movement.y), f * f64::from(movement.z)]
+}
+
+/// The animation SMD of blend `blend` of `sequence`: every frame, every bone.
+pub fn animation_smd(model: &Model, sequence: &Sequence, blend: usize) -> Smd {
+    let frames = sequence.frames();
+    let frames_out = (0..frames)
+        .map(|frame| {
+            let values = frame_values(model, sequence, blend, frame);
+            let bones = values
+                .iter()
+                .zip(&model.bones)
+                .enumerate()
+                .map(|(i, (v, bone))| {
+                    let (position, rotation) = if bone.parent.is_none() {
+                        root_for_studiomdl(*v, sequence.linear_movement, frame, frames)
+                    } else {
+                        (values3(&v[..3]), values3(&v[3..]))
+                    };
+                    BoneKey { bone: i, position, rotation }
+                })
+                .collect();
+            Frame { time: frame as i32, bones }
+        })
+        .collect();
+    Smd { nodes: nodes(model), frames: frames_out, triangles: Vec::new() }
+}
+
+/// Every source file of a version 10 model saved as `stem.mdl`; `progress` is told the share
+/// done (0 to 1) as files are made.
+pub fn decompile(
+    model: &Model,
+    stem: &str,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Decompiled, DecompileError> {
+    for (i, s) in model.sequences.iter().enumerate() {
+        if s.animation.is_none() {
+            return Err(DecompileError::AnimationMissing {
+                sequence: i,
+                label: s.label.clone(),
+                group: s.group,
+            });
+        }
+    }
+    let layout = layout(model);
+    let mut out = Decompiled::default();
+    let total = (model.textures.len()
+        + layout.submodels.iter().flatten().count()
+        + layout.sequences.iter().flatten().count())
+    .max(1) as f32;
+    let mut done = 0.0;
+    let mut step = |progress: &mut dyn FnMut(f32)| {
+        done += 1.0;
+        progress(done / total);
+    };
+    for (texture, name) in model.textures.iter().zip(&layout.textures) {
+        let image = bmp::Indexed {
+            width: texture.width,
+            height: texture.height,
+            pixels: texture.pixels.clone(),
+            palette: texture.palette.clone(),
+        };
+        let bytes =
+            bmp::write(&image).ok_or_else(|| DecompileError::Texture { name: texture.name.clone() })?;
+        out.push(name, bytes);
+        step(progress);
+    }
+    for (part, names) in model.body_parts.iter().zip(&layout.submodels) {
+        for (sub, name) in part.submodels.iter().zip(names) {
+            if let Some(name) = name {
+                out.push(name, reference_smd(model, sub, &layout).to_text().into_bytes());
+                step(progress);
+            }
+        }
+    }
+    for (sequence, names) in model.sequences.iter().zip(&layout.sequences) {
+        for (blend, name) in names.iter().enumerate() {
+            out.push(name, animation_smd(model, sequence, blend).to_text().into_bytes());
+            step(progress);
+        }
+    }
+    let qc = super::goldsrc_qc::qc(model, stem, &layout);
+    out.push(&format!("{stem}.qc"), qc.into_bytes());
+    Ok(out)
+}

@@ -1,0 +1,149 @@
+//! `studioview decompile MODEL --out DIR`: a model's sources back — the QC, an SMD per
+//! submodel and per animation, and the textures (Half-Life) — in studiomdl's formats.
+//!
+//! Every file is made in memory first, so a model that cannot be decompiled whole gives an
+//! error and writes nothing; a folder that cannot be written is left as it was found.
+
+pub mod bmp;
+pub mod goldsrc;
+pub mod goldsrc_qc;
+pub mod names;
+pub mod smd;
+pub mod smd_read;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Why a model cannot be decompiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecompileError {
+    /// The model could not be loaded.
+    #[error("{0}")]
+    Load(String),
+    /// A sequence's animation was not loaded (its sequence group file is missing or unusable).
+    #[error(
+        "sequence {sequence} ({label:?}): its animation is not loaded (sequence group {group} is missing or unusable)"
+    )]
+    AnimationMissing {
+        /// The sequence.
+        sequence: usize,
+        /// Its name.
+        label: String,
+        /// Its group.
+        group: usize,
+    },
+    /// A texture's pixels do not fit a bitmap.
+    #[error("texture {name:?} cannot be written as a bitmap")]
+    Texture {
+        /// The texture's name.
+        name: String,
+    },
+    /// The model's format cannot be decompiled yet.
+    #[error("decompiling {0} is not built yet; Half-Life models (version 10) can be decompiled")]
+    NotYet(&'static str),
+    /// A file could not be written.
+    #[error("{path}: {message}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+}
+
+/// A decompiled file: its name in the output folder and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutFile {
+    /// File name.
+    pub name: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// The files of a decompiled model, the QC last.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decompiled {
+    /// Files, in the order they were made.
+    pub files: Vec<OutFile>,
+}
+
+impl Decompiled {
+    fn push(&mut self, name: &str, bytes: Vec<u8>) {
+        self.files.push(OutFile { name: name.to_owned(), bytes });
+    }
+
+    /// The file called `name`.
+    pub fn file(&self, name: &str) -> Option<&[u8]> {
+        self.files.iter().find(|f| f.name == name).map(|f| f.bytes.as_slice())
+    }
+
+    /// Bytes in all.
+    pub fn size(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes.len() as u64).sum()
+    }
+
+    /// Writes every file into `dir` (made if missing). On a failure the files written so far
+    /// are removed again.
+    pub fn write_to(&self, dir: &Path) -> Result<(), DecompileError> {
+        let failed = |path: &Path, error: std::io::Error| DecompileError::Write {
+            path: path.to_owned(),
+            message: error.to_string(),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+        let mut written = Vec::new();
+        for file in &self.files {
+            let path = dir.join(&file.name);
+            if let Err(error) = std::fs::write(&path, &file.bytes) {
+                for path in &written {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(failed(&path, error));
+            }
+            written.push(path);
+        }
+        Ok(())
+    }
+}
+
+/// The file stem a model's sources are named after (`soldier` for `soldier.mdl`).
+pub fn stem_of(path: &Path) -> String {
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+    let stem = stem.rsplit(':').next().unwrap_or(stem);
+    names::FileNames::default().take(stem, "qc").trim_end_matches(".qc").to_owned()
+}
+
+/// Decompiles the model at `path` (a file or `archive:path`), telling `progress` the share done.
+pub fn decompile_path(path: &Path, progress: &mut dyn FnMut(f32)) -> Result<Decompiled, DecompileError> {
+    let stem = stem_of(path);
+    match crate::model_files::source_load(path) {
+        Some(Ok(_)) => Err(DecompileError::NotYet("Source models (versions 44-49)")),
+        Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
+        None => {
+            let loaded =
+                crate::model_files::goldsrc_load(path).map_err(|e| DecompileError::Load(e.to_string()))?;
+            goldsrc::decompile(&loaded.model, &stem, progress)
+        }
+    }
+}
+
+/// `studioview decompile MODEL --out DIR`.
+pub fn run(path: &Path, out: &Path) -> ExitCode {
+    let started = std::time::Instant::now();
+    let result = decompile_path(path, &mut |_| {}).and_then(|files| files.write_to(out).map(|()| files));
+    match result {
+        Ok(files) => {
+            crate::stdout::out!(
+                "wrote {} files ({} bytes) to {} in {:.2} s\n",
+                files.files.len(),
+                files.size(),
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error {}: {error}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}
