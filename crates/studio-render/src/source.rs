@@ -6,18 +6,13 @@
 
 use glam::{Affine3A, Vec3A};
 use studio_source::SourceModel;
-use studio_source::{StripGroup, Vertex, VtxMesh};
+use studio_source::{Vertex, VtxMesh};
 
 use crate::gpu_types::MeshVertex;
 use crate::scene::{
     FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
 };
 use crate::source_face::{MeshKey, SourceFace, mesh_vertices, moving_meshes};
-
-/// `.vtx` strip flag: the indices are a triangle list.
-const STRIP_IS_TRILIST: u8 = 0x01;
-/// `.vtx` strip flag: the indices are a triangle strip.
-const STRIP_IS_TRISTRIP: u8 = 0x02;
 
 /// What a material that cannot be found or read draws: the checkerboard.
 pub fn missing_material(name: &str) -> RenderMaterial {
@@ -38,41 +33,6 @@ pub(crate) fn mesh_vertex((v, tangent): (&Vertex, Option<&glam::Vec4>)) -> MeshV
         vertex.tangent = t.to_array();
     }
     vertex
-}
-
-/// The triangles of one strip group, as indices of the mesh's vertices (`origMeshVertID`),
-/// clockwise as stored. Indices that leave the group or the mesh are skipped with their
-/// triangle.
-fn group_triangles(group: &StripGroup, mesh_vertices: usize, out: &mut Vec<[u32; 3]>) {
-    let vertex = |index: u16| -> Option<u32> {
-        let original = *group.mesh_vertices.get(usize::from(index))?;
-        (usize::from(original) < mesh_vertices).then_some(u32::from(original))
-    };
-    for strip in &group.strips {
-        let Some(indices) = strip
-            .first_index
-            .checked_add(strip.num_indices)
-            .and_then(|end| group.indices.get(strip.first_index..end))
-        else {
-            continue;
-        };
-        if strip.flags & STRIP_IS_TRILIST != 0 {
-            for t in indices.chunks_exact(3) {
-                if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-                    out.push([a, b, c]);
-                }
-            }
-        } else if strip.flags & STRIP_IS_TRISTRIP != 0 {
-            for (k, t) in indices.windows(3).enumerate() {
-                if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-                    // Every other triangle of a strip is wound the other way.
-                    if a != b && b != c && a != c {
-                        out.push(if k % 2 == 0 { [a, b, c] } else { [b, a, c] });
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// The meshes of one `.mdl` model at each LOD of its `.vtx` model; `moving` lists the model's
@@ -100,7 +60,7 @@ fn submodel(model: &SourceModel, part: usize, index: usize, moving: &[MeshKey]) 
                 .map(|(m, (vtx_mesh, (mesh, vertices))): (usize, (&VtxMesh, _))| {
                     let mut triangles = Vec::new();
                     for group in &vtx_mesh.strip_groups {
-                        group_triangles(group, vertices.len(), &mut triangles);
+                        group.triangles(vertices.len(), &mut triangles);
                     }
                     RenderMesh {
                         vertices: vertices.clone(),

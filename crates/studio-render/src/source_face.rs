@@ -11,9 +11,6 @@ use studio_source_pose::{apply_flexes, flex_is_active, run_flex_rules};
 use crate::gpu_types::MeshVertex;
 use crate::scene::submodel_for_body;
 
-/// `mstudiovertex_t`'s size: a model's `vertexindex` counts bytes of them (source-mesh.md).
-const VERTEX_SIZE: usize = 48;
-
 /// `materialtype` of an eyeball mesh.
 const MATERIAL_EYEBALL: i32 = 1;
 
@@ -34,14 +31,7 @@ pub(crate) fn mesh_vertices(
     model: &SourceModel,
     key: MeshKey,
 ) -> Option<impl ExactSizeIterator<Item = (&Vertex, Option<&Vec4>)> + Clone> {
-    let mdl = model.body_parts.get(key.part)?.models.get(key.model)?;
-    let mesh = mdl.meshes.get(key.mesh)?;
-    let base = usize::try_from(mdl.vertex_index).ok()? / VERTEX_SIZE;
-    let start = base.checked_add(usize::try_from(mesh.vertex_offset).ok()?)?;
-    let end = start.checked_add(usize::try_from(mesh.num_vertices).ok()?)?;
-    let data = model.vertices.as_ref()?;
-    let vertices = data.vertices.get(start..end)?;
-    let tangents = (data.tangents.len() == data.vertices.len()).then(|| &data.tangents[start..end]);
+    let (vertices, tangents) = model.mesh_vertices(key.part, key.model, key.mesh)?;
     Some(vertices.iter().enumerate().map(move |(k, v)| (v, tangents.and_then(|t| t.get(k)))))
 }
 

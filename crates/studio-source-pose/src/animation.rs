@@ -10,7 +10,7 @@ use crate::decode::{BoneBase, position, rotation};
 use crate::local_hierarchy::local_hierarchy_into;
 use crate::local_pose::{LocalPose, Scratch};
 use crate::pose::Ctx;
-use crate::rig::{AnimRef, SeqRef};
+use crate::rig::{AnimRef, Rig, SeqRef};
 use crate::zero_frames::zero_frames_into;
 
 /// The section entry holding `frame` of an animation of `frames` frames cut every
@@ -33,10 +33,7 @@ pub(crate) fn animation_into(
     cycle: f32,
     pose: &mut LocalPose,
 ) {
-    let (rig, group, animation) = (ctx.rig, anim.group, anim.animation);
-    // Records name bones of the animation's model; defaults and scales are that model's.
-    let model = rig.group(group);
-    let frames = animation.frames.max(1);
+    let frames = anim.animation.frames.max(1);
     let position_in = cycle * (frames - 1) as f32;
     let mut frame = (position_in.floor().max(0.0) as u32).min(frames - 1);
     let mut s = position_in - frame as f32;
@@ -44,6 +41,24 @@ pub(crate) fn animation_into(
         frame = frames - 1;
         s = 0.0;
     }
+    animation_at(ctx, scratch, seq, anim, (frame, s, position_in), cycle, pose);
+}
+
+/// [`animation_into`] at keyframe `frame` and fraction `s` (`position_in` = their sum, as the
+/// zero-frame data reads it).
+fn animation_at(
+    ctx: Ctx<'_, '_>,
+    scratch: &mut Scratch,
+    seq: SeqRef<'_>,
+    anim: AnimRef<'_>,
+    (frame, s, position_in): (u32, f32, f32),
+    cycle: f32,
+    pose: &mut LocalPose,
+) {
+    let (rig, group, animation) = (ctx.rig, anim.group, anim.animation);
+    // Records name bones of the animation's model; defaults and scales are that model's.
+    let model = rig.group(group);
+    let frames = animation.frames.max(1);
     let delta = animation.flags & STUDIO_DELTA != 0;
     // The chain holding `frame`, and the frame within it (source-animdata.md, "Sections").
     let (chain, local, entry) = if animation.section_frames == 0 {
@@ -98,6 +113,23 @@ pub(crate) fn animation_into(
     if !animation.local_hierarchy.is_empty() {
         local_hierarchy_into(ctx, scratch, anim, (frame, s), cycle, pose);
     }
+}
+
+/// One animation on its own at keyframe `frame` (clamped to its last): animation `index` of
+/// group `group`'s model, as `CalcAnimation` gives it for a sequence that weights every bone.
+/// `pose` holds, per render bone, its transform relative to its parent: the animation's where it
+/// moves the bone, else the bone's default (identity for a delta animation); bones the group
+/// lacks keep the render model's defaults. This is what a decompiled animation file holds.
+pub fn animation_frame(rig: &Rig<'_>, group: usize, index: usize, frame: u32, pose: &mut LocalPose) {
+    pose.set_defaults(rig.render());
+    let Some(anim) = rig.animation(group, index) else { return };
+    let every_bone = studio_source::Sequence::default();
+    let seq = SeqRef { group, seq: &every_bone };
+    let ctx = Ctx { rig, params: &[], tables: None };
+    let frames = anim.animation.frames.max(1);
+    let frame = frame.min(frames - 1);
+    let cycle = if frames > 1 { frame as f32 / (frames - 1) as f32 } else { 0.0 };
+    animation_at(ctx, &mut Scratch::default(), seq, anim, (frame, 0.0, frame as f32), cycle, pose);
 }
 
 #[cfg(test)]

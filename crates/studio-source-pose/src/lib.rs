@@ -29,6 +29,7 @@ mod testing;
 pub mod transition;
 mod zero_frames;
 
+pub use animation::animation_frame;
 pub use flex_mesh::{apply_flexes, flex_is_active, ramp_flex_weight};
 pub use flex_rules::{remap_clamped, run_flex_rules};
 pub use points::{

@@ -79,6 +79,28 @@ pub struct AnimationBytes {
 }
 
 impl SourceModel {
+    /// The `.vvd` LOD 0 vertices of mesh `mesh` of model `model` of body part `part`, with their
+    /// tangents where the `.vvd` has one for every vertex (source-mesh.md, "Drawing LOD 0");
+    /// `None` without a `.vvd`, or where the mesh's counts leave its list.
+    pub fn mesh_vertices(
+        &self,
+        part: usize,
+        model: usize,
+        mesh: usize,
+    ) -> Option<(&[crate::vvd::Vertex], Option<&[glam::Vec4]>)> {
+        /// Bytes of a `.vvd` vertex, the unit of `vertexindex`.
+        const VERTEX_SIZE: usize = 48;
+        let mdl = self.body_parts.get(part)?.models.get(model)?;
+        let mesh = mdl.meshes.get(mesh)?;
+        let base = usize::try_from(mdl.vertex_index).ok()? / VERTEX_SIZE;
+        let start = base.checked_add(usize::try_from(mesh.vertex_offset).ok()?)?;
+        let end = start.checked_add(usize::try_from(mesh.num_vertices).ok()?)?;
+        let data = self.vertices.as_ref()?;
+        let vertices = data.vertices.get(start..end)?;
+        let tangents = (data.tangents.len() == data.vertices.len()).then(|| &data.tangents[start..end]);
+        Some((vertices, tangents))
+    }
+
     /// The bytes of the file `chain` lies in (its streams' offsets are into them).
     pub fn chain_bytes(&self, chain: &crate::anim_data::Chain) -> &[u8] {
         self.file_bytes(chain.file)

@@ -19,8 +19,9 @@ pub const STUDIO_AL_POSE: i32 = 0x4000;
 /// `NEW_EVENT_STYLE`: the event is named, not numbered.
 pub const NEW_EVENT_STYLE: i32 = 1 << 10;
 
-/// One sequence.
-#[derive(Clone, Debug, PartialEq)]
+/// One sequence (the default: an empty one that weights every bone, for callers that evaluate
+/// an animation on its own).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sequence {
     /// Its label.
     pub label: String,

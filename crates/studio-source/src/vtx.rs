@@ -69,10 +69,53 @@ pub struct Strip {
     pub num_bones: i16,
 }
 
+/// `.vtx` strip flag: the indices are a triangle list.
+const STRIP_IS_TRILIST: u8 = 0x01;
+/// `.vtx` strip flag: the indices are a triangle strip.
+const STRIP_IS_TRISTRIP: u8 = 0x02;
+
+impl StripGroup {
+    /// Appends the group's triangles to `out` as indices of its mesh's vertices
+    /// (`origMeshVertID`), clockwise as stored (source-mesh.md, "Drawing LOD 0"). Triangles with
+    /// an index that leaves the group or the mesh's `mesh_vertices` are skipped, and so are a
+    /// strip's degenerate ones.
+    pub fn triangles(&self, mesh_vertices: usize, out: &mut Vec<[u32; 3]>) {
+        let vertex = |index: u16| -> Option<u32> {
+            let original = *self.mesh_vertices.get(usize::from(index))?;
+            (usize::from(original) < mesh_vertices).then_some(u32::from(original))
+        };
+        for strip in &self.strips {
+            let Some(indices) = strip
+                .first_index
+                .checked_add(strip.num_indices)
+                .and_then(|end| self.indices.get(strip.first_index..end))
+            else {
+                continue;
+            };
+            if strip.flags & STRIP_IS_TRILIST != 0 {
+                for t in indices.chunks_exact(3) {
+                    if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                        out.push([a, b, c]);
+                    }
+                }
+            } else if strip.flags & STRIP_IS_TRISTRIP != 0 {
+                for (k, t) in indices.windows(3).enumerate() {
+                    if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                        // Every other triangle of a strip is wound the other way.
+                        if a != b && b != c && a != c {
+                            out.push(if k % 2 == 0 { [a, b, c] } else { [b, a, c] });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Strip {
     /// Whether its indices are a triangle list.
     pub fn is_list(&self) -> bool {
-        self.flags & 0x01 != 0
+        self.flags & STRIP_IS_TRILIST != 0
     }
 }
 

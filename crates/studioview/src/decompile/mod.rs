@@ -10,6 +10,8 @@ pub mod goldsrc_qc;
 pub mod names;
 pub mod smd;
 pub mod smd_read;
+pub mod source;
+pub mod source_qc;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,9 +40,22 @@ pub enum DecompileError {
         /// The texture's name.
         name: String,
     },
-    /// The model's format cannot be decompiled yet.
-    #[error("decompiling {0} is not built yet; Half-Life models (version 10) can be decompiled")]
-    NotYet(&'static str),
+    /// A companion file the meshes need is missing or unusable.
+    #[error("its {file} file is missing or unusable, so its meshes cannot be written")]
+    Companion {
+        /// `.vvd` or `.vtx`.
+        file: &'static str,
+    },
+    /// A Source animation's data was not read.
+    #[error("animation {animation} ({name:?}): {why}")]
+    AnimationData {
+        /// The animation.
+        animation: usize,
+        /// Its name.
+        name: String,
+        /// What is missing.
+        why: String,
+    },
     /// A file could not be written.
     #[error("{path}: {message}")]
     Write {
@@ -116,7 +131,7 @@ pub fn stem_of(path: &Path) -> String {
 pub fn decompile_path(path: &Path, progress: &mut dyn FnMut(f32)) -> Result<Decompiled, DecompileError> {
     let stem = stem_of(path);
     match crate::model_files::source_load(path) {
-        Some(Ok(_)) => Err(DecompileError::NotYet("Source models (versions 44-49)")),
+        Some(Ok(loaded)) => source::decompile(&loaded.model, &stem, progress),
         Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
         None => {
             let loaded =

@@ -1,0 +1,246 @@
+//! `studioview decompile` on the Source fixtures: every reference SMD reads back to the
+//! model's `.vvd` vertices, weights and `.vtx` triangles at each LOD; every animation SMD to
+//! the evaluator's local bone transforms at every frame (Euler angles by Valve's rules, so to
+//! float precision); models that cannot be decompiled whole give an error and write nothing.
+
+use glam::{DQuat, DVec3};
+use studio_source::SourceModel;
+use studio_source_pose::{LocalPose, Rig, animation_frame};
+use studioview::decompile::goldsrc::ROOT_TURN as ROOT_TURN_CHECK;
+use studioview::decompile::smd::Smd;
+use studioview::decompile::source::{self, Layout, movement_at, root_from_studiomdl, unturn};
+use studioview::decompile::{DecompileError, Decompiled, smd_read};
+
+const MODELS: [&str; 4] = ["anim48.mdl", "skeleton48.mdl", "include48.mdl", "include48_anims.mdl"];
+
+fn load(shared: &std::path::Path, name: &str) -> SourceModel {
+    let path = shared.join("fixtures/source/models/fixture").join(name);
+    match studioview::model_files::source_load(&path) {
+        Some(Ok(loaded)) => loaded.model,
+        other => panic!("{name}: {:?}", other.map(|r| r.err())),
+    }
+}
+
+fn read_smd(files: &Decompiled, name: &str) -> Smd {
+    let bytes = files.file(name).unwrap_or_else(|| panic!("{name} is written"));
+    smd_read::read(std::str::from_utf8(bytes).expect("UTF-8")).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn check_reference(name: &str, model: &SourceModel, layout: &Layout, files: &Decompiled) -> usize {
+    let mut corners = 0;
+    for (p, models) in layout.models.iter().enumerate() {
+        for (m, lods) in models.iter().enumerate() {
+            let Some(lods) = lods else { continue };
+            assert_eq!(lods.len(), source::lods_of(model, p, m), "{name}: a file per LOD");
+            for (lod, file) in lods.iter().enumerate() {
+                let smd = read_smd(files, file);
+                let what = format!("{name} {file}");
+                for (node, bone) in smd.nodes.iter().zip(&model.bones) {
+                    assert_eq!((&node.name, node.parent), (&bone.name, bone.parent), "{what}: nodes");
+                }
+                for key in &smd.frames[0].bones {
+                    let bone = &model.bones[key.bone];
+                    let (position, mut rotation) = if bone.parent.is_none() {
+                        (unturn(key.position), key.rotation)
+                    } else {
+                        (key.position, key.rotation)
+                    };
+                    if bone.parent.is_none() {
+                        rotation[2] -= ROOT_TURN_CHECK;
+                    }
+                    assert_eq!(
+                        position.map(|x| x as f32),
+                        bone.position.to_array(),
+                        "{what}: bone {} position",
+                        key.bone
+                    );
+                    let r = rotation.map(|x| x as f32);
+                    assert!(
+                        (glam::Vec3::from_array(r) - bone.rotation).abs().max_element() < 1e-6,
+                        "{what}: bone {} angles",
+                        key.bone
+                    );
+                }
+                // The model's triangles at this LOD, mesh by mesh, as the renderer reads them.
+                let body = &model.body_parts[p].models[m];
+                let vtx_lod = &model.vtx.as_ref().expect("a .vtx").body_parts[p][m].lods[lod];
+                let mut expected = Vec::new();
+                for (k, (mesh, vtx_mesh)) in body.meshes.iter().zip(&vtx_lod.meshes).enumerate() {
+                    let (vertices, _) = model.mesh_vertices(p, m, k).expect("mesh vertices");
+                    let mut triangles = Vec::new();
+                    for group in &vtx_mesh.strip_groups {
+                        group.triangles(vertices.len(), &mut triangles);
+                    }
+                    expected.extend(
+                        triangles.into_iter().map(|t| (mesh.material, t.map(|i| vertices[i as usize]))),
+                    );
+                }
+                assert_eq!(smd.triangles.len(), expected.len(), "{what}: triangles");
+                for (read, (slot, triangle)) in smd.triangles.iter().zip(&expected) {
+                    assert_eq!(read.material, source::material_name(model, *slot), "{what}: material");
+                    for (corner, v) in read.corners.iter().zip(triangle.iter().rev()) {
+                        assert_eq!(
+                            unturn(corner.position).map(|x| x as f32),
+                            v.position.to_array(),
+                            "{what}: position"
+                        );
+                        assert_eq!(
+                            unturn(corner.normal).map(|x| x as f32),
+                            v.normal.to_array(),
+                            "{what}: normal"
+                        );
+                        assert_eq!(
+                            [corner.uv[0] as f32, (1.0 - corner.uv[1]) as f32],
+                            v.uv.to_array(),
+                            "{what}: uv"
+                        );
+                        let used = usize::from(v.num_bones);
+                        assert_eq!(corner.links.len(), used, "{what}: weights");
+                        for (link, k) in corner.links.iter().zip(0..used) {
+                            assert_eq!(
+                                (link.0, link.1 as f32),
+                                (usize::from(v.bones[k]), v.weights[k]),
+                                "{what}: weight"
+                            );
+                        }
+                        corners += 1;
+                    }
+                }
+            }
+        }
+    }
+    corners
+}
+
+/// Checks every frame of every animation file; returns the largest position and rotation
+/// differences seen (units, radians).
+fn check_animations(name: &str, model: &SourceModel, layout: &Layout, files: &Decompiled) -> (f64, f64) {
+    let rig = Rig::new(model);
+    let mut pose = LocalPose::defaults(model);
+    let (mut worst_position, mut worst_angle) = (0.0f64, 0.0f64);
+    for (index, (animation, file)) in model.animations.iter().zip(&layout.animations).enumerate() {
+        let smd = read_smd(files, file);
+        let what = format!("{name} {file}");
+        assert_eq!(smd.frames.len(), animation.frames.max(1) as usize, "{what}: frames");
+        for (k, frame) in smd.frames.iter().enumerate() {
+            assert_eq!(frame.time, k as i32, "{what}: times");
+            assert_eq!(frame.bones.len(), model.bones.len(), "{what}: every bone");
+            animation_frame(&rig, 0, index, k as u32, &mut pose);
+            for key in &frame.bones {
+                let (position, rotation) = if model.bones[key.bone].parent.is_none() {
+                    root_from_studiomdl(key.position, key.rotation, movement_at(animation, k as u32))
+                } else {
+                    (DVec3::from_array(key.position), source::euler_quaternion(key.rotation))
+                };
+                let want_p = pose.positions[key.bone].as_dvec3();
+                let want_q = pose.rotations[key.bone].as_dquat().normalize();
+                let dp = (position - want_p).abs().max_element() / want_p.abs().max_element().max(1.0);
+                let dq = 2.0 * rotation.dot(want_q).abs().min(1.0).acos();
+                assert!(dp < 2e-6, "{what}: frame {k} bone {}: position {position} vs {want_p}", key.bone);
+                assert!(
+                    dq < 2e-5,
+                    "{what}: frame {k} bone {}: rotation {rotation} vs {want_q} ({dq} rad)",
+                    key.bone
+                );
+                (worst_position, worst_angle) = (worst_position.max(dp), worst_angle.max(dq));
+            }
+        }
+    }
+    (worst_position, worst_angle)
+}
+
+#[test]
+fn every_decompiled_source_file_reads_back_to_the_model_and_the_evaluator() {
+    let Some(shared) = studio_testing::shared() else { return };
+    for name in MODELS {
+        let model = load(&shared, name);
+        let files = source::decompile(&model, "model", &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let layout = source::layout(&model);
+        let corners = check_reference(name, &model, &layout, &files);
+        let (p, q) = check_animations(name, &model, &layout, &files);
+        eprintln!(
+            "{name}: {corners} corners exact; animations within {p:e} (relative position) and {q:e} rad"
+        );
+        assert!(files.file("model.qc").is_some(), "{name}: the QC");
+    }
+}
+
+#[test]
+fn euler_angles_read_back_to_the_rotation_they_came_from() {
+    // Near and at the vertical, where MatrixAngles takes its other branch.
+    let rotations = [
+        DQuat::IDENTITY,
+        DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2),
+        DQuat::from_rotation_y(-std::f64::consts::FRAC_PI_2) * DQuat::from_rotation_z(0.3),
+        DQuat::from_rotation_y(std::f64::consts::FRAC_PI_2 - 1e-4) * DQuat::from_rotation_x(1.0),
+        DQuat::from_xyzw(0.7, -0.1, 0.05, 0.01).normalize(),
+    ];
+    for q in rotations {
+        let back = source::euler_quaternion(source::quaternion_angles(q));
+        assert!(back.dot(q).abs() > 1.0 - 1e-12, "{q} came back as {back}");
+    }
+}
+
+#[test]
+fn a_model_whose_animation_data_or_meshes_are_missing_is_refused() {
+    let Some(shared) = studio_testing::shared() else { return };
+    // anim48_noani.mdl alone: no .vvd beside it.
+    let model = load(&shared, "anim48_noani.mdl");
+    let refused = source::decompile(&model, "model", &mut |_| {});
+    assert_eq!(refused, Err(DecompileError::Companion { file: ".vvd" }), "anim48_noani.mdl alone");
+
+    // With anim48's .vvd and .vtx given its checksum (source-mesh.md: the .vvd's at byte 8, the
+    // .vtx's at 16), the missing .ani is what is refused.
+    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile_noani");
+    let from = shared.join("fixtures/source/models/fixture");
+    let to = game.join("models/fixture");
+    std::fs::create_dir_all(&to).expect("a folder");
+    let mdl = studio_testing::read(&shared, "fixtures/source/models/fixture/anim48_noani.mdl");
+    let checksum = &mdl[8..12];
+    for (src, dst, at) in
+        [("anim48.vvd", "anim48_noani.vvd", 8), ("anim48.dx90.vtx", "anim48_noani.dx90.vtx", 16)]
+    {
+        let mut bytes = std::fs::read(from.join(src)).expect("a companion");
+        bytes[at..at + 4].copy_from_slice(checksum);
+        std::fs::write(to.join(dst), bytes).expect("a copy");
+    }
+    std::fs::write(to.join("anim48_noani.mdl"), &mdl).expect("a copy");
+    let path = to.join("anim48_noani.mdl");
+    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the copy loads") };
+    match source::decompile(&loaded.model, "model", &mut |_| {}) {
+        Err(DecompileError::AnimationData { name, why, .. }) => {
+            assert!(why.contains(".ani block"), "{name}: {why}");
+        }
+        other => panic!("anim48_noani.mdl: {other:?}"),
+    }
+    // The command line says so and writes nothing.
+    let out = game.join("out");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
+        .args(["decompile", &path.to_string_lossy(), "--out", &out.to_string_lossy()])
+        .output()
+        .expect("studioview runs");
+    assert!(!run.status.success(), "decompile fails");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("anim48_noani.mdl") && stderr.contains(".ani block"), "{stderr}");
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn broken_source_models_give_an_error() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let dir = shared.join("fixtures/source/broken");
+    let mut refused = 0;
+    for entry in std::fs::read_dir(&dir).expect("the broken fixtures") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "mdl") {
+            continue;
+        }
+        // Each has a defect that leaves part of the model unread (the header, an animation's
+        // data, its .vvd or .vtx): none decompiles.
+        let error =
+            studioview::decompile::decompile_path(&path, &mut |_| {}).expect_err("a broken model is refused");
+        assert!(!error.to_string().is_empty(), "{}", path.display());
+        refused += 1;
+    }
+    assert_eq!(refused, 5, "every broken fixture is tried");
+}
