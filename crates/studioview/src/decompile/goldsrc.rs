@@ -18,10 +18,10 @@ use studio_model::{Model, Sequence};
 use studio_pose::channel::{PositionKey, position_key, rotation_pair};
 use studio_pose::math::{angle_quaternion, bone_matrix, concat_bone};
 
-use super::bmp;
 use super::names::FileNames;
-use super::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 use super::{DecompileError, Decompiled};
+use studio_smd::bmp;
+use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 
 /// The file names a version 10 model's sources get.
 #[derive(Clone, Debug, Default)]

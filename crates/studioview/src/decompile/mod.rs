@@ -4,14 +4,13 @@
 //! Every file is made in memory first, so a model that cannot be decompiled whole gives an
 //! error and writes nothing; a folder that cannot be written is left as it was found.
 
-pub mod bmp;
 pub mod goldsrc;
 pub mod goldsrc_qc;
 pub mod names;
-pub mod smd;
-pub mod smd_read;
 pub mod source;
 pub mod source_qc;
+
+pub use studio_smd::{bmp, smd, smd_read};
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -24,8 +24,8 @@ use studio_source_pose::{LocalPose, Rig, animation_frame};
 
 use super::goldsrc::ROOT_TURN;
 use super::names::FileNames;
-use super::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 use super::{DecompileError, Decompiled};
+use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 
 /// The file names a Source model's sources get.
 #[derive(Clone, Debug, Default)]

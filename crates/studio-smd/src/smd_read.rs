@@ -1,17 +1,20 @@
-//! Reading SMD files back ([`crate::decompile::smd`]): the check that what the decompiler
+//! Reading SMD files back ([`crate::smd`]): the check that what the decompiler
 //! writes holds the model, and the first half of rebuilding a model from its sources.
 //!
 //! Any text is accepted without panicking: a line that does not fit its section gives an error
-//! naming the line; every node index is checked against the `nodes` section.
+//! naming the line and the byte it starts at; every node index is checked against the `nodes`
+//! section.
 
-use super::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
+use crate::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 
-/// Why an SMD file cannot be read: the line (from 1) and what is wrong with it.
+/// Why an SMD file cannot be read: the line (from 1) and where it starts, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {what}")]
+#[error("line {line} (at byte {byte}): {what}")]
 pub struct SmdError {
     /// The line, counted from 1.
     pub line: usize,
+    /// The byte offset of its start.
+    pub byte: usize,
     /// What is wrong.
     pub what: String,
 }
@@ -23,15 +26,24 @@ const MAX_NODES: usize = 65_536;
 const MAX_LINKS: usize = 64;
 
 struct Lines<'a> {
-    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    lines: std::str::SplitInclusive<'a, char>,
+    /// The current line (from 1) and the byte its start is at.
     at: usize,
+    byte: usize,
+    /// Where the next line starts.
+    next_byte: usize,
 }
 
 impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Self { lines: text.split_inclusive('\n'), at: 0, byte: 0, next_byte: 0 }
+    }
+
     /// The next line that is not empty or a comment, trimmed.
     fn next(&mut self) -> Option<&'a str> {
-        for (i, line) in self.lines.by_ref() {
-            self.at = i + 1;
+        for line in self.lines.by_ref() {
+            (self.at, self.byte) = (self.at + 1, self.next_byte);
+            self.next_byte += line.len();
             let line = line.trim();
             if !line.is_empty() && !line.starts_with("//") && !line.starts_with('#') {
                 return Some(line);
@@ -41,12 +53,12 @@ impl<'a> Lines<'a> {
     }
 
     fn error(&self, what: impl Into<String>) -> SmdError {
-        SmdError { line: self.at, what: what.into() }
+        SmdError { line: self.at, byte: self.byte, what: what.into() }
     }
 
     /// The next line, which must exist (`section` names what was being read).
     fn expect(&mut self, section: &str) -> Result<&'a str, SmdError> {
-        self.next().ok_or_else(|| SmdError { line: self.at, what: format!("the file ends inside {section}") })
+        self.next().ok_or_else(|| self.error(format!("the file ends inside {section}")))
     }
 }
 
@@ -55,7 +67,7 @@ fn number<T: std::str::FromStr>(lines: &Lines<'_>, token: Option<&str>, what: &s
     token.parse().map_err(|_| lines.error(format!("{what} {token:?} is not a number")))
 }
 
-/// A number as [`super::smd::number`] wrote it: a token that is an `f32`'s shortest form is that
+/// A number as [`crate::smd::number`] wrote it: a token that is an `f32`'s shortest form is that
 /// `f32` (so a value taken from a model comes back exactly), any other the `f64` it spells.
 fn finite(lines: &Lines<'_>, token: Option<&str>, what: &str) -> Result<f64, SmdError> {
     let value: f64 = number(lines, token, what)?;
@@ -137,7 +149,7 @@ fn corner(lines: &Lines<'_>, line: &str, nodes: usize) -> Result<Corner, SmdErro
 
 /// Reads an SMD file's text.
 pub fn read(text: &str) -> Result<Smd, SmdError> {
-    let mut lines = Lines { lines: text.lines().enumerate(), at: 0 };
+    let mut lines = Lines::new(text);
     let mut smd = Smd::default();
     let mut seen_nodes = false;
     while let Some(line) = lines.next() {

@@ -3,8 +3,9 @@
 //!
 //! Numbers are written in the shortest form that reads back to the same value: an `f32`'s
 //! shortest form when the value is one (every value taken straight from a model), else the
-//! `f64`'s (values the decompiler adjusted, such as a root bone turned for studiomdl). Our
-//! reader ([`super::smd_read`]) takes a token that is an `f32`'s shortest form as that `f32`,
+//! `f64`'s (values the decompiler adjusted, such as a root bone turned for studiomdl), with 17
+//! significant digits where that form would also be an `f32`'s. Our
+//! reader ([`crate::smd_read`]) takes a token that is an `f32`'s shortest form as that `f32`,
 //! so it recovers what was written (studiomdl reads floats either way).
 
 use std::fmt::Write;
@@ -78,7 +79,13 @@ pub struct Smd {
 /// A number in the shortest form that reads back to the same value (see the module's text).
 pub fn number(value: f64) -> String {
     let single = value as f32;
-    if f64::from(single) == value { format!("{single}") } else { format!("{value}") }
+    if f64::from(single) == value {
+        return format!("{single}");
+    }
+    let double = format!("{value}");
+    // An f64 whose shortest form is also an f32's (0.1) would read back as that f32: it is
+    // written with 17 significant digits instead, a form no f32 is written in.
+    if double == format!("{single}") { format!("{value:.16e}") } else { double }
 }
 
 fn three(out: &mut String, v: &[f64; 3]) {
