@@ -122,6 +122,9 @@ enum Command {
         /// The folder to write them into (made if missing).
         #[arg(long)]
         out: PathBuf,
+        /// Also a Source model's include models' sources, each in a folder named after it.
+        #[arg(long)]
+        include_models: bool,
     },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
@@ -153,7 +156,9 @@ fn main() -> ExitCode {
     match command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
-        Command::Decompile { model, out } => studioview::decompile::run(&model, &out),
+        Command::Decompile { model, out, include_models } => {
+            studioview::decompile::run(&model, &out, include_models)
+        }
         Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
         Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch, flex } => {

@@ -237,8 +237,8 @@ fn broken_source_models_give_an_error() {
         }
         // Each has a defect that leaves part of the model unread (the header, an animation's
         // data, its .vvd or .vtx): none decompiles.
-        let error =
-            studioview::decompile::decompile_path(&path, &mut |_| {}).expect_err("a broken model is refused");
+        let error = studioview::decompile::decompile_path(&path, false, &mut |_| {})
+            .expect_err("a broken model is refused");
         assert!(!error.to_string().is_empty(), "{}", path.display());
         refused += 1;
     }

@@ -57,6 +57,9 @@ pub enum Command {
     /// Export the model as glTF 2.0 (`.glb`, or `.gltf` with a `.bin`), with the body, skin and
     /// LOD shown and every sequence.
     Export(PathBuf),
+    /// Write the shown model's sources into a folder (File ▸ Decompile…): its QC and SMD
+    /// files, and its textures as BMP files (Half-Life), on a thread of their own.
+    Decompile(PathBuf),
     /// Go to a cycle, 0 to 1 (Source models).
     SetCycle(f32),
     /// Set a pose parameter (by its index in the combined model) in its own units (Source).

@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod command;
+pub mod decompile_job;
 pub mod editing;
 pub mod settings;
 pub mod state;
@@ -357,6 +358,10 @@ impl StudioApp {
         ui::browser::browser_ui(&ctx, &mut self.state, &mut self.thumbnails, &mut commands);
         for command in commands {
             self.state.apply(command);
+        }
+        if self.state.poll_decompile() {
+            ui::decompile::progress(&ctx, &self.state);
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         if self.state.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

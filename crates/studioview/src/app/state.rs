@@ -150,6 +150,8 @@ pub struct AppState {
     pub quit: bool,
     /// QC lines offered for edits that only a QC rebuild can save (Source).
     pub qc_offer: Option<String>,
+    /// The decompile running (File ▸ Decompile…).
+    pub decompiling: Option<crate::app::decompile_job::DecompileJob>,
     /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
     pub backed_up: Vec<PathBuf>,
     /// The model browser.
@@ -195,6 +197,7 @@ impl AppState {
             pending: None,
             quit: false,
             qc_offer: None,
+            decompiling: None,
             backed_up: Vec::new(),
             browser: Default::default(),
             load_id: 0,
@@ -439,6 +442,45 @@ impl AppState {
         }
     }
 
+    /// Starts writing the shown model's sources into `dir` (one decompile at a time).
+    fn start_decompile(&mut self, dir: PathBuf) {
+        use crate::app::decompile_job::{DecompileJob, DecompileModel};
+        if let Some(job) = &self.decompiling {
+            let busy = format!("a decompile into {} is still running", job.dir.display());
+            return self.say(Level::Warning, busy);
+        }
+        let model = match self.source.as_deref() {
+            Some(view) => DecompileModel::Source(Arc::clone(&view.doc.model)),
+            None => DecompileModel::Gold(Arc::clone(&self.loaded.model)),
+        };
+        let stem = self.path().map_or_else(|| "demo".to_owned(), crate::decompile::stem_of);
+        self.say(Level::Info, format!("decompiling into {}…", dir.display()));
+        self.decompiling = Some(DecompileJob::start(model, stem, dir));
+    }
+
+    /// Checks on the decompile running, saying how it ended once it has; whether one is still
+    /// running (the window then draws again soon, for its progress bar).
+    pub fn poll_decompile(&mut self) -> bool {
+        let Some(job) = &self.decompiling else { return false };
+        let Some(result) = job.poll() else { return true };
+        let dir = job.dir.clone();
+        self.decompiling = None;
+        match result {
+            Ok(done) => self.say(
+                Level::Info,
+                format!(
+                    "decompiled into {}: {} files, {} bytes in {:.2} s",
+                    dir.display(),
+                    done.files,
+                    done.bytes,
+                    done.seconds
+                ),
+            ),
+            Err(error) => self.say(Level::Error, format!("decompile failed: {error}")),
+        }
+        false
+    }
+
     /// Carries out a command on the open Source model; false for commands that are not
     /// about its pose (opening files, playing, the camera).
     fn apply_source(&mut self, command: &Command) -> bool {
@@ -613,6 +655,7 @@ impl AppState {
             Command::FrameModel => self.frame_model(false),
             Command::ResetView => self.frame_model(true),
             Command::Export(path) => self.export(&path),
+            Command::Decompile(dir) => self.start_decompile(dir),
             // Source models only (handled above while one is open).
             Command::SetCycle(_)
             | Command::SetPoseParameter(..)

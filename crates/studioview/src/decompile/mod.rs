@@ -39,6 +39,12 @@ pub enum DecompileError {
         /// The texture's name.
         name: String,
     },
+    /// An include model whose sources were asked for was not found.
+    #[error("include model {file:?} was not found or is unusable")]
+    IncludeMissing {
+        /// Its file, as the model names it.
+        file: String,
+    },
     /// A companion file the meshes need is missing or unusable.
     #[error("its {file} file is missing or unusable, so its meshes cannot be written")]
     Companion {
@@ -82,7 +88,7 @@ pub struct Decompiled {
 }
 
 impl Decompiled {
-    fn push(&mut self, name: &str, bytes: Vec<u8>) {
+    pub(crate) fn push(&mut self, name: &str, bytes: Vec<u8>) {
         self.files.push(OutFile { name: name.to_owned(), bytes });
     }
 
@@ -107,7 +113,8 @@ impl Decompiled {
         let mut written = Vec::new();
         for file in &self.files {
             let path = dir.join(&file.name);
-            if let Err(error) = std::fs::write(&path, &file.bytes) {
+            let made = path.parent().map_or(Ok(()), std::fs::create_dir_all);
+            if let Err(error) = made.and_then(|()| std::fs::write(&path, &file.bytes)) {
                 for path in &written {
                     let _ = std::fs::remove_file(path);
                 }
@@ -126,11 +133,16 @@ pub fn stem_of(path: &Path) -> String {
     names::FileNames::default().take(stem, "qc").trim_end_matches(".qc").to_owned()
 }
 
-/// Decompiles the model at `path` (a file or `archive:path`), telling `progress` the share done.
-pub fn decompile_path(path: &Path, progress: &mut dyn FnMut(f32)) -> Result<Decompiled, DecompileError> {
+/// Decompiles the model at `path` (a file or `archive:path`), with a Source model's include
+/// models when `include_models` is set, telling `progress` the share done.
+pub fn decompile_path(
+    path: &Path,
+    include_models: bool,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Decompiled, DecompileError> {
     let stem = stem_of(path);
     match crate::model_files::source_load(path) {
-        Some(Ok(loaded)) => source::decompile(&loaded.model, &stem, progress),
+        Some(Ok(loaded)) => source::decompile_with(&loaded.model, &stem, include_models, progress),
         Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
         None => {
             let loaded =
@@ -140,10 +152,11 @@ pub fn decompile_path(path: &Path, progress: &mut dyn FnMut(f32)) -> Result<Deco
     }
 }
 
-/// `studioview decompile MODEL --out DIR`.
-pub fn run(path: &Path, out: &Path) -> ExitCode {
+/// `studioview decompile MODEL --out DIR [--include-models]`.
+pub fn run(path: &Path, out: &Path, include_models: bool) -> ExitCode {
     let started = std::time::Instant::now();
-    let result = decompile_path(path, &mut |_| {}).and_then(|files| files.write_to(out).map(|()| files));
+    let result = decompile_path(path, include_models, &mut |_| {})
+        .and_then(|files| files.write_to(out).map(|()| files));
     match result {
         Ok(files) => {
             crate::stdout::out!(

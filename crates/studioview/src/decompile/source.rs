@@ -293,6 +293,30 @@ pub fn check(model: &SourceModel) -> Result<(), DecompileError> {
     Ok(())
 }
 
+/// Every source file of `model` saved as `stem.mdl`, and with `include_models` those of each
+/// include model in a folder named after it; `progress` is told the share done.
+pub fn decompile_with(
+    model: &SourceModel,
+    stem: &str,
+    include_models: bool,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Decompiled, DecompileError> {
+    let mut out = decompile(model, stem, progress)?;
+    if !include_models {
+        return Ok(out);
+    }
+    for (include, loaded) in model.include_models.iter().zip(&model.includes) {
+        let loaded =
+            loaded.as_ref().ok_or_else(|| DecompileError::IncludeMissing { file: include.file.clone() })?;
+        let name = include.file.rsplit(['/', '\\']).next().unwrap_or(&include.file);
+        let folder = super::stem_of(std::path::Path::new(name));
+        for file in decompile(loaded, &folder, &mut |_| {})?.files {
+            out.push(&format!("{folder}/{}", file.name), file.bytes);
+        }
+    }
+    Ok(out)
+}
+
 /// Every source file of `model` saved as `stem.mdl`; `progress` is told the share done.
 pub fn decompile(
     model: &SourceModel,

@@ -114,7 +114,7 @@ pub fn qc(model: &SourceModel, stem: &str, layout: &Layout) -> String {
         let _ = writeln!(out, "$ikchain {} {} knee {}", q(&chain.name), q(&bone), v(first.knee_direction));
     }
     for include in &model.include_models {
-        let _ = writeln!(out, "$includemodel {}", q(&include.file));
+        let _ = writeln!(out, "$includemodel {}", q(&include_path(&include.file)));
     }
     if !h.key_values.is_empty() {
         out.push_str("// $keyvalues of the model:\n");
@@ -313,8 +313,25 @@ fn texture_groups(out: &mut String, model: &SourceModel) {
     out.push_str("}\n\n");
 }
 
-/// A `$sequence` block.
+/// An include model's file as `$includemodel` takes it: `/`-separated, from the `models`
+/// folder (the file stores `models/…`, sometimes with `\`).
+fn include_path(file: &str) -> String {
+    let file = file.replace('\\', "/");
+    match file.get(..7) {
+        Some(head) if head.eq_ignore_ascii_case("models/") => file[7..].to_owned(),
+        _ => file,
+    }
+}
+
+/// `STUDIO_OVERRIDE`: a placeholder an include model's sequence of that name replaces.
+const STUDIO_OVERRIDE: i32 = 0x800;
+
+/// A `$sequence` block (`$declaresequence` for a placeholder).
 fn sequence(out: &mut String, model: &SourceModel, s: &studio_source::Sequence) {
+    if s.flags & STUDIO_OVERRIDE != 0 && s.animations.is_empty() {
+        let _ = writeln!(out, "$declaresequence {}", q(&s.label));
+        return;
+    }
     let anim_name = |a: usize| {
         model.animations.get(a).map_or_else(|| format!("#{a}"), |x| animation_stem(&x.name).to_owned())
     };

@@ -50,6 +50,24 @@ pub fn export_dialog(state: &mut AppState, commands: &mut Commands) {
     }
 }
 
+/// Shows File ▸ Decompile's folder dialog, or says why there is none.
+pub fn decompile_dialog(state: &mut AppState, commands: &mut Commands) {
+    if !dialog_available() {
+        state.say(
+            Level::Error,
+            "no file dialog is available here (no desktop portal and no zenity): use `studioview decompile MODEL --out DIR`",
+        );
+        return;
+    }
+    let mut dialog = rfd::FileDialog::new().set_title("Decompile into folder");
+    if let Some(dir) = state.path().and_then(std::path::Path::parent) {
+        dialog = dialog.set_directory(dir);
+    }
+    if let Some(dir) = dialog.pick_folder() {
+        commands.push(Command::Decompile(dir));
+    }
+}
+
 /// Shows File ▸ Save As's dialog, or says why there is none.
 pub fn save_as_dialog(state: &mut AppState, commands: &mut Commands) {
     if !dialog_available() {
@@ -165,6 +183,15 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             ui.separator();
             if ui.button("Export glTF…").clicked() {
                 export_dialog(state, commands);
+                ui.close();
+            }
+            let idle = state.decompiling.is_none();
+            if ui
+                .add_enabled(idle, egui::Button::new("Decompile…"))
+                .on_hover_text("Write the model's QC, SMD and texture files into a folder")
+                .clicked()
+            {
+                decompile_dialog(state, commands);
                 ui.close();
             }
             if ui.button("Screenshot to PNG").clicked() {

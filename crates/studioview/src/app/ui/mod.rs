@@ -2,6 +2,7 @@
 
 pub mod browser;
 pub mod controls;
+pub mod decompile;
 pub mod display;
 pub mod fit;
 pub mod flex_panel;
