@@ -18,6 +18,8 @@ pub enum FileRole {
     Ani,
     /// Include model `n` of the main model.
     Include(usize),
+    /// `name.phy`, the collision model.
+    Phy,
 }
 
 impl fmt::Display for FileRole {
@@ -28,6 +30,7 @@ impl fmt::Display for FileRole {
             FileRole::Vtx => f.write_str(".vtx"),
             FileRole::Ani => f.write_str(".ani"),
             FileRole::Include(n) => write!(f, "include model {n}"),
+            FileRole::Phy => f.write_str(".phy"),
         }
     }
 }
@@ -92,6 +95,11 @@ pub enum Record {
     VertAnim,
     Eyeball,
     Mouth,
+    PhySolid,
+    PhyLedgeNode,
+    PhyLedge,
+    PhyTriangle,
+    PhyPoint,
 }
 
 impl Record {
@@ -144,6 +152,11 @@ impl Record {
             Record::VtxLod => "LOD",
             Record::VtxMesh => "mesh",
             Record::StripGroup => "strip group",
+            Record::PhySolid => "collision solid",
+            Record::PhyLedgeNode => "ledge tree node",
+            Record::PhyLedge => "convex piece (compact ledge)",
+            Record::PhyTriangle => "collision triangle",
+            Record::PhyPoint => "collision point",
             Record::Strip => "strip",
             Record::FlexDesc => "flex description",
             Record::FlexController => "flex controller",

@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod phy;
 pub mod source_face;
 pub mod source_mdl;
 

@@ -154,7 +154,8 @@ fn every_decompiled_source_file_reads_back_to_the_model_and_the_evaluator() {
     let Some(shared) = studio_testing::shared() else { return };
     for name in MODELS {
         let model = load(&shared, name);
-        let files = source::decompile(&model, "model", &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let files =
+            source::decompile(&model, None, "model", &mut |_| {}).unwrap_or_else(|e| panic!("{name}: {e}"));
         let layout = source::layout(&model);
         let corners = check_reference(name, &model, &layout, &files);
         let (p, q) = check_animations(name, &model, &layout, &files);
@@ -186,7 +187,7 @@ fn a_model_whose_animation_data_or_meshes_are_missing_is_refused() {
     let Some(shared) = studio_testing::shared() else { return };
     // anim48_noani.mdl alone: no .vvd beside it.
     let model = load(&shared, "anim48_noani.mdl");
-    let refused = source::decompile(&model, "model", &mut |_| {});
+    let refused = source::decompile(&model, None, "model", &mut |_| {});
     assert_eq!(refused, Err(DecompileError::Companion { file: ".vvd" }), "anim48_noani.mdl alone");
 
     // With anim48's .vvd and .vtx given its checksum (source-mesh.md: the .vvd's at byte 8, the
@@ -207,7 +208,7 @@ fn a_model_whose_animation_data_or_meshes_are_missing_is_refused() {
     std::fs::write(to.join("anim48_noani.mdl"), &mdl).expect("a copy");
     let path = to.join("anim48_noani.mdl");
     let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the copy loads") };
-    match source::decompile(&loaded.model, "model", &mut |_| {}) {
+    match source::decompile(&loaded.model, None, "model", &mut |_| {}) {
         Err(DecompileError::AnimationData { name, why, .. }) => {
             assert!(why.contains(".ani block"), "{name}: {why}");
         }
@@ -243,4 +244,106 @@ fn broken_source_models_give_an_error() {
         refused += 1;
     }
     assert_eq!(refused, 5, "every broken fixture is tried");
+}
+
+/// skeleton48's files in a fresh game folder, with a `.phy` of `solids` beside them.
+fn with_phy(shared: &std::path::Path, name: &str, phy: &[u8]) -> std::path::PathBuf {
+    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name);
+    let to = game.join("models/fixture");
+    std::fs::create_dir_all(&to).expect("a folder");
+    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
+        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), to.join(file))
+            .expect("a copy");
+    }
+    std::fs::write(to.join("skeleton48.phy"), phy).expect("the .phy");
+    to.join("skeleton48.mdl")
+}
+
+#[test]
+fn a_ragdoll_collision_model_decompiles_to_its_smd_and_collisionjoints() {
+    use studio_testing::phy::{cuboid, write};
+    let Some(shared) = studio_testing::shared() else { return };
+    let model = load(&shared, "skeleton48.mdl");
+    let (pelvis, head) =
+        (cuboid([-3.0, -4.0, -6.0], [6.0, 4.0, 6.0]), cuboid([0.0, -3.0, -3.0], [8.0, 3.0, 3.0]));
+    let text = "solid {\n\"index\" \"0\"\n\"name\" \"pelvis\"\n\"mass\" \"12\"\n\"damping\" \"0.1\"\n}\n\
+                solid {\n\"index\" \"1\"\n\"name\" \"head\"\n\"mass\" \"8\"\n}\n\
+                ragdollconstraint {\n\"parent\" \"0\"\n\"child\" \"1\"\n\"xmin\" \"-30\"\n\"xmax\" \"30\"\n\"xfriction\" \"0\"\n\
+                \"ymin\" \"0\"\n\"ymax\" \"0\"\n\"yfriction\" \"0\"\n}\n\
+                editparams {\n\"rootname\" \"pelvis\"\n\"totalmass\" \"20\"\n}\n";
+    let phy = write(&[vec![pelvis.clone()], vec![head.clone()]], model.header.checksum, text);
+    let path = with_phy(&shared, "decompile-phy", &phy);
+    let files = studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect("decompiles");
+    let smd = read_smd(&files, "skeleton48_physics.smd");
+    assert_eq!(smd.triangles.len(), 24, "two boxes");
+    for (k, (bone, (points, triangles))) in [("pelvis", &pelvis), ("head", &head)].into_iter().enumerate() {
+        let index = model.bones.iter().position(|b| b.name == bone).expect("the bone");
+        let bind = studio_source_pose::affine_3x4(&model.bones[index].pose_to_bone).inverse();
+        for (read, tri) in smd.triangles[k * 12..(k + 1) * 12].iter().zip(triangles) {
+            for (corner, &t) in read.corners.iter().zip(tri) {
+                assert_eq!(corner.bone, index, "{bone}: the solid's bone");
+                let want = bind.transform_point3(glam::Vec3::from_array(points[usize::from(t)]));
+                let got = DVec3::from_array(unturn(corner.position)).as_vec3();
+                assert!((got - want).abs().max_element() < 1e-3, "{bone}: {got} vs {want}");
+            }
+        }
+    }
+    let qc = std::str::from_utf8(files.file("model.qc").or(files.file("skeleton48.qc")).expect("the QC"))
+        .expect("text");
+    for line in [
+        "$collisionjoints \"skeleton48_physics\"",
+        "\t$mass 20",
+        "\t$rootbone \"pelvis\"",
+        "\t$damping 0.1",
+        "\t$jointconstrain \"head\" x limit -30 30 0",
+        "\t$jointconstrain \"head\" y fixed 0 0 0",
+    ] {
+        assert!(qc.contains(line), "the QC has {line:?}:\n{qc}");
+    }
+}
+
+#[test]
+fn a_static_collision_model_stays_in_model_space_and_bad_ones_are_refused() {
+    use studio_testing::phy::{cuboid, write};
+    let Some(shared) = studio_testing::shared() else { return };
+    let model = load(&shared, "skeleton48.mdl");
+    let hull = cuboid([-13.0, -13.0, 0.0], [13.0, 13.0, 76.0]);
+    let phy = write(
+        &[vec![hull.clone()]],
+        model.header.checksum,
+        "solid {\n\"index\" \"0\"\n\"name\" \"static\"\n}\n",
+    );
+    let path = with_phy(&shared, "decompile-phy-static", &phy);
+    let files = studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect("decompiles");
+    let smd = read_smd(&files, "skeleton48_physics.smd");
+    for (read, tri) in smd.triangles.iter().zip(&hull.1) {
+        for (corner, &t) in read.corners.iter().zip(tri) {
+            let got = DVec3::from_array(unturn(corner.position)).as_vec3();
+            assert!(
+                (got - glam::Vec3::from_array(hull.0[usize::from(t)])).abs().max_element() < 1e-3,
+                "{got}"
+            );
+        }
+    }
+    let qc = std::str::from_utf8(files.file("skeleton48.qc").expect("the QC")).expect("text");
+    assert!(qc.contains("$collisionmodel \"skeleton48_physics\""), "{qc}");
+
+    // Another build's .phy, and a broken one: refused, nothing written.
+    let stale = write(&[vec![hull.clone()]], model.header.checksum.wrapping_add(1), "");
+    let mut broken = phy.clone();
+    broken.truncate(phy.len() / 2);
+    for (name, bytes, what) in
+        [("decompile-phy-stale", stale, "another build"), ("decompile-phy-broken", broken, ".phy")]
+    {
+        let path = with_phy(&shared, name, &bytes);
+        let error =
+            studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect_err(name).to_string();
+        assert!(error.contains("collision model") && error.contains(what), "{name}: {error}");
+        let out = path.with_file_name("out");
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .args(["decompile", &path.to_string_lossy(), "--out", &out.to_string_lossy()])
+            .output()
+            .expect("studioview runs");
+        assert!(!run.status.success() && !out.exists(), "{name}: refused, nothing written");
+    }
 }

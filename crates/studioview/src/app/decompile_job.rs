@@ -14,8 +14,8 @@ use crate::decompile::{DecompileError, goldsrc, source};
 pub enum DecompileModel {
     /// A version 10 model.
     Gold(Arc<studio_model::Model>),
-    /// A Source model.
-    Source(Arc<studio_source::SourceModel>),
+    /// A Source model, with the collision model beside its file.
+    Source(Arc<studio_source::SourceModel>, Option<studio_source::Phy>),
 }
 
 /// What a finished job did.
@@ -50,7 +50,9 @@ impl DecompileJob {
             let mut tell = |share: f32| shared.store((share * 0.9).to_bits(), Ordering::Relaxed);
             let files = match &model {
                 DecompileModel::Gold(model) => goldsrc::decompile(model, &stem, &mut tell),
-                DecompileModel::Source(model) => source::decompile(model, &stem, &mut tell),
+                DecompileModel::Source(model, phy) => {
+                    source::decompile(model, phy.as_ref(), &stem, &mut tell)
+                }
             };
             let done = files.and_then(|files| {
                 files.write_to(&out)?;

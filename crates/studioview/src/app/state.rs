@@ -450,7 +450,10 @@ impl AppState {
             return self.say(Level::Warning, busy);
         }
         let model = match self.source.as_deref() {
-            Some(view) => DecompileModel::Source(Arc::clone(&view.doc.model)),
+            Some(view) => match crate::decompile::load_phy(&view.doc.path) {
+                Ok(phy) => DecompileModel::Source(Arc::clone(&view.doc.model), phy),
+                Err(error) => return self.say(Level::Error, format!("decompile failed: {error}")),
+            },
             None => DecompileModel::Gold(Arc::clone(&self.loaded.model)),
         };
         let stem = self.path().map_or_else(|| "demo".to_owned(), crate::decompile::stem_of);

@@ -4,6 +4,7 @@
 //! Every file is made in memory first, so a model that cannot be decompiled whole gives an
 //! error and writes nothing; a folder that cannot be written is left as it was found.
 
+pub mod collision;
 pub mod goldsrc;
 pub mod goldsrc_qc;
 pub mod names;
@@ -45,6 +46,9 @@ pub enum DecompileError {
         /// Its file, as the model names it.
         file: String,
     },
+    /// The `.phy` beside the model cannot be read, or is not this build's.
+    #[error("its collision model (.phy): {0}")]
+    Phy(String),
     /// A companion file the meshes need is missing or unusable.
     #[error("its {file} file is missing or unusable, so its meshes cannot be written")]
     Companion {
@@ -133,6 +137,17 @@ pub fn stem_of(path: &Path) -> String {
     names::FileNames::default().take(stem, "qc").trim_end_matches(".qc").to_owned()
 }
 
+/// The `.phy` beside the Source model at `path` (`None` when there is none).
+pub fn load_phy(path: &Path) -> Result<Option<studio_source::Phy>, DecompileError> {
+    use studio_bytes::files::FileSet;
+    let Ok(files) = crate::model_files::files(path, &[]) else { return Ok(None) };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let name = name.rsplit([':', '/', '\\']).next().unwrap_or(name);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let Some(found) = files.beside(&format!("{stem}.phy")) else { return Ok(None) };
+    studio_source::parse_phy(&found.bytes).map(Some).map_err(|e| DecompileError::Phy(e.to_string()))
+}
+
 /// Decompiles the model at `path` (a file or `archive:path`), with a Source model's include
 /// models when `include_models` is set, telling `progress` the share done.
 pub fn decompile_path(
@@ -142,7 +157,10 @@ pub fn decompile_path(
 ) -> Result<Decompiled, DecompileError> {
     let stem = stem_of(path);
     match crate::model_files::source_load(path) {
-        Some(Ok(loaded)) => source::decompile_with(&loaded.model, &stem, include_models, progress),
+        Some(Ok(loaded)) => {
+            let phy = load_phy(path)?;
+            source::decompile_with(&loaded.model, phy.as_ref(), &stem, include_models, progress)
+        }
         Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
         None => {
             let loaded =

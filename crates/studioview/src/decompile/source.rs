@@ -18,7 +18,7 @@
 //!   again for the motion flags the QC gives.
 
 use glam::{DQuat, DVec3, Quat, Vec3};
-use studio_source::SourceModel;
+use studio_source::{Phy, SourceModel};
 use studio_source_pose::playback::animation_movement;
 use studio_source_pose::{LocalPose, Rig, animation_frame};
 
@@ -84,7 +84,7 @@ pub fn layout(model: &SourceModel) -> Layout {
 }
 
 /// Turned −90° about Z: `x, y → y, −x` (exact).
-fn turn(v: Vec3) -> [f64; 3] {
+pub(crate) fn turn(v: Vec3) -> [f64; 3] {
     [f64::from(v.y), 0.0 - f64::from(v.x), f64::from(v.z)]
 }
 
@@ -116,12 +116,12 @@ pub fn quaternion_angles(q: DQuat) -> [f64; 3] {
 }
 
 /// The SMD's nodes: the model's bones.
-fn nodes(model: &SourceModel) -> Vec<Node> {
+pub(crate) fn nodes(model: &SourceModel) -> Vec<Node> {
     model.bones.iter().map(|b| Node { name: b.name.clone(), parent: b.parent }).collect()
 }
 
 /// The reference skeleton: every bone's default position and Euler angles, roots turned.
-fn skeleton(model: &SourceModel) -> Frame {
+pub(crate) fn skeleton(model: &SourceModel) -> Frame {
     let bones = model
         .bones
         .iter()
@@ -297,11 +297,12 @@ pub fn check(model: &SourceModel) -> Result<(), DecompileError> {
 /// include model in a folder named after it; `progress` is told the share done.
 pub fn decompile_with(
     model: &SourceModel,
+    phy: Option<&Phy>,
     stem: &str,
     include_models: bool,
     progress: &mut dyn FnMut(f32),
 ) -> Result<Decompiled, DecompileError> {
-    let mut out = decompile(model, stem, progress)?;
+    let mut out = decompile(model, phy, stem, progress)?;
     if !include_models {
         return Ok(out);
     }
@@ -310,20 +311,31 @@ pub fn decompile_with(
             loaded.as_ref().ok_or_else(|| DecompileError::IncludeMissing { file: include.file.clone() })?;
         let name = include.file.rsplit(['/', '\\']).next().unwrap_or(&include.file);
         let folder = super::stem_of(std::path::Path::new(name));
-        for file in decompile(loaded, &folder, &mut |_| {})?.files {
+        for file in decompile(loaded, None, &folder, &mut |_| {})?.files {
             out.push(&format!("{folder}/{}", file.name), file.bytes);
         }
     }
     Ok(out)
 }
 
-/// Every source file of `model` saved as `stem.mdl`; `progress` is told the share done.
+/// Every source file of `model` saved as `stem.mdl`, with its collision model from `phy` when
+/// it has one; `progress` is told the share done.
 pub fn decompile(
     model: &SourceModel,
+    phy: Option<&Phy>,
     stem: &str,
     progress: &mut dyn FnMut(f32),
 ) -> Result<Decompiled, DecompileError> {
     check(model)?;
+    if let Some(phy) = phy
+        && phy.checksum != model.header.checksum
+    {
+        let why = format!(
+            "its checksum {} differs from the model's {}: it belongs to another build",
+            phy.checksum, model.header.checksum
+        );
+        return Err(DecompileError::Phy(why));
+    }
     let layout = layout(model);
     let rig = Rig::new(model);
     let total =
@@ -344,6 +356,11 @@ pub fn decompile(
         done += 1.0;
         progress(done / total);
     }
-    out.push(&format!("{stem}.qc"), super::source_qc::qc(model, stem, &layout).into_bytes());
+    let collision = phy.map(|phy| super::collision::collision(model, phy, stem));
+    if let Some(collision) = &collision {
+        out.push(&collision.file, collision.smd.to_text().into_bytes());
+    }
+    let qc = super::source_qc::qc(model, stem, &layout, collision.as_ref().map(|c| c.qc.as_str()));
+    out.push(&format!("{stem}.qc"), qc.into_bytes());
     Ok(out)
 }

@@ -46,7 +46,7 @@ fn name_of<T>(list: &[T], index: usize, name: impl Fn(&T) -> &str) -> String {
 }
 
 /// The QC text of `model`, saved as `stem.mdl`, with the files of `layout`.
-pub fn qc(model: &SourceModel, stem: &str, layout: &Layout) -> String {
+pub fn qc(model: &SourceModel, stem: &str, layout: &Layout, collision: Option<&str>) -> String {
     let mut out = String::new();
     let h = &model.header;
     let _ = writeln!(
@@ -75,7 +75,7 @@ pub fn qc(model: &SourceModel, stem: &str, layout: &Layout) -> String {
             h.flags
         );
     }
-    if h.mass != 0.0 {
+    if h.mass != 0.0 && collision.is_none() {
         let _ = writeln!(out, "// mass {} (studiomdl takes it from $collisionmodel, with the .phy)", h.mass);
     }
     let _ = writeln!(out, "\n$eyeposition {}", v(h.eye_position));
@@ -112,6 +112,9 @@ pub fn qc(model: &SourceModel, stem: &str, layout: &Layout) -> String {
         let (Some(first), Some(last)) = (chain.links.first(), chain.links.last()) else { continue };
         let bone = name_of(&model.bones, last.bone, |b| b.name.as_str());
         let _ = writeln!(out, "$ikchain {} {} knee {}", q(&chain.name), q(&bone), v(first.knee_direction));
+    }
+    if let Some(collision) = collision {
+        out.push_str(collision);
     }
     for include in &model.include_models {
         let _ = writeln!(out, "$includemodel {}", q(&include_path(&include.file)));
