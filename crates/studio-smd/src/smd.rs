@@ -65,7 +65,27 @@ pub struct Triangle {
     pub corners: [Corner; 3],
 }
 
-/// An SMD file.
+/// One vertex of a `vertexanimation` frame (a `.vta` file's flex shapes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeVertex {
+    /// The vertex's number (frame 0 gives every vertex; later frames those that move).
+    pub index: usize,
+    /// Position in model space.
+    pub position: [f64; 3],
+    /// Normal in model space.
+    pub normal: [f64; 3],
+}
+
+/// A frame of the `vertexanimation` section: time 0 the base shape, later times flex shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeFrame {
+    /// The `time` line's number.
+    pub time: i32,
+    /// Its vertices.
+    pub vertices: Vec<ShapeVertex>,
+}
+
+/// An SMD file (a `.vta` is one with a `vertexanimation` section).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Smd {
     /// The skeleton's bones.
@@ -74,6 +94,8 @@ pub struct Smd {
     pub frames: Vec<Frame>,
     /// Triangles (none for an animation file).
     pub triangles: Vec<Triangle>,
+    /// Vertex animation frames (a `.vta`'s shapes; none in other files).
+    pub shapes: Vec<ShapeFrame>,
 }
 
 /// A number in the shortest form that reads back to the same value (see the module's text).
@@ -127,6 +149,19 @@ impl Smd {
                             let _ = write!(out, " {bone} {}", number(*weight));
                         }
                     }
+                    out.push('\n');
+                }
+            }
+            out.push_str("end\n");
+        }
+        if !self.shapes.is_empty() {
+            out.push_str("vertexanimation\n");
+            for frame in &self.shapes {
+                let _ = writeln!(out, "time {}", frame.time);
+                for v in &frame.vertices {
+                    let _ = write!(out, "{}", v.index);
+                    three(&mut out, &v.position);
+                    three(&mut out, &v.normal);
                     out.push('\n');
                 }
             }

@@ -5,7 +5,7 @@
 //! naming the line and the byte it starts at; every node index is checked against the `nodes`
 //! section.
 
-use crate::smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
+use crate::smd::{BoneKey, Corner, Frame, Node, ShapeFrame, ShapeVertex, Smd, Triangle};
 
 /// Why an SMD file cannot be read: the line (from 1) and where it starts, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -221,6 +221,25 @@ pub fn read(text: &str) -> Result<Smd, SmdError> {
                     smd.triangles.push(Triangle { material: material.to_owned(), corners });
                 }
             }
+            "vertexanimation" => loop {
+                let line = lines.expect("the vertex animation")?;
+                if line == "end" {
+                    break;
+                }
+                let mut tokens = line.split_whitespace();
+                if tokens.next() == Some("time") {
+                    let time = number(&lines, tokens.next(), "the time")?;
+                    smd.shapes.push(ShapeFrame { time, vertices: Vec::new() });
+                    continue;
+                }
+                let mut tokens = line.split_whitespace();
+                let index: usize = number(&lines, tokens.next(), "the vertex number")?;
+                let position = vector(&lines, &mut tokens, "a position")?;
+                let normal = vector(&lines, &mut tokens, "a normal")?;
+                let frame =
+                    smd.shapes.last_mut().ok_or_else(|| lines.error("a vertex comes before any time"))?;
+                frame.vertices.push(ShapeVertex { index, position, normal });
+            },
             other => return Err(lines.error(format!("{other:?} is not a section of an SMD file"))),
         }
     }

@@ -3,7 +3,7 @@
 //! 20,000 mutations of a sample of each).
 
 use studio_smd::bmp::{self, Indexed};
-use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle, read};
+use studio_smd::{BoneKey, Corner, Frame, Node, ShapeFrame, ShapeVertex, Smd, Triangle, read};
 
 fn sample() -> Smd {
     let nodes = vec![
@@ -41,7 +41,12 @@ fn sample() -> Smd {
             ],
         },
     ];
-    Smd { nodes, frames, triangles }
+    let vertex = |index, x| ShapeVertex { index, position: [x, 1.0, 2.0], normal: [0.0, 1.0, 0.0] };
+    let shapes = vec![
+        ShapeFrame { time: 0, vertices: vec![vertex(0, 0.5), vertex(1, 1.5), vertex(2, 2.5)] },
+        ShapeFrame { time: 1, vertices: vec![vertex(1, 1.0 / 3.0)] },
+    ];
+    Smd { nodes, frames, triangles, shapes }
 }
 
 #[test]

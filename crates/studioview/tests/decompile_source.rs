@@ -347,3 +347,80 @@ fn a_static_collision_model_stays_in_model_space_and_bad_ones_are_refused() {
         assert!(!run.status.success() && !out.exists(), "{name}: refused, nothing written");
     }
 }
+
+#[test]
+fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
+    let Some(shared) = studio_testing::shared() else { return };
+    // The face fixture in a game folder with anim48's .ani, which its animations need.
+    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-face");
+    let dir = game.join("models/fixture");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
+        .expect("the .ani");
+    let path = studio_testing::source_face::write_face(&shared, &dir);
+    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };
+    let model = loaded.model;
+    let files = studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect("decompiles");
+    let vta_name = files.files.iter().find(|f| f.name.ends_with(".vta")).expect("a .vta").name.clone();
+    let vta = smd_read::read(std::str::from_utf8(files.file(&vta_name).expect("the .vta")).expect("text"))
+        .expect("reads");
+
+    // Frame 0 is every vertex of body part 0's model; each flex frame its vertices moved.
+    let body = &model.body_parts[0].models[0];
+    let mut vertices = Vec::new();
+    for (m, mesh) in body.meshes.iter().enumerate() {
+        let (list, _) = model.mesh_vertices(0, 0, m).expect("vertices");
+        vertices.extend(list.iter().enumerate().map(|(k, v)| (mesh.vertex_offset as usize + k, *v)));
+    }
+    let base = &vta.shapes[0];
+    assert_eq!(base.vertices.len(), vertices.len(), "frame 0 has every vertex");
+    for (read, (index, v)) in base.vertices.iter().zip(&vertices) {
+        assert_eq!(read.index, *index);
+        assert_eq!(unturn(read.position).map(|x| x as f32), v.position.to_array(), "base position");
+    }
+    let descs: Vec<usize> =
+        body.meshes.iter().flat_map(|m| &m.flexes).map(|f| f.desc).fold(Vec::new(), |mut seen, d| {
+            if !seen.contains(&d) {
+                seen.push(d);
+            }
+            seen
+        });
+    assert_eq!(vta.shapes.len(), descs.len() + 1, "a frame per flex description");
+    let mut moved = 0;
+    for mesh in &body.meshes {
+        for flex in &mesh.flexes {
+            let frame = &vta.shapes[descs.iter().position(|&d| d == flex.desc).expect("its frame") + 1];
+            for va in &flex.vertices {
+                let index = mesh.vertex_offset as usize + usize::from(va.index);
+                let shape = frame.vertices.iter().find(|s| s.index == index).expect("the moved vertex");
+                let v = vertices.iter().find(|(i, _)| *i == index).expect("its base").1;
+                let delta = DVec3::from_array(unturn(shape.position)).as_vec3() - v.position;
+                assert!((delta - va.delta).abs().max_element() < 1e-4, "delta {delta} vs {}", va.delta);
+                moved += 1;
+            }
+        }
+    }
+    assert!(moved > 0, "the face moves vertices");
+
+    let qc = std::str::from_utf8(files.file("face.qc").expect("the QC")).expect("text");
+    let stem = vta_name.trim_end_matches(".vta");
+    assert!(qc.contains(&format!("\tflexfile \"{stem}\" {{\n\t\tdefaultflex frame 0\n")), "{qc}");
+    for &d in &descs {
+        assert!(
+            qc.contains(&format!("\t\tflex \"{}\" frame", model.flexes.descs[d])),
+            "a flex line for {}",
+            model.flexes.descs[d]
+        );
+    }
+    for c in &model.flexes.controllers {
+        assert!(
+            qc.contains(&format!("flexcontroller {} range", c.kind))
+                && qc.contains(&format!("\"{}\"", c.name)),
+            "{}",
+            c.name
+        );
+    }
+    assert_eq!(qc.matches("\teyeball ").count(), body.eyeballs.len(), "an eyeball line per eye");
+    let rules = qc.lines().filter(|l| l.trim_start().starts_with('%') || l.contains("// %")).count();
+    assert_eq!(rules, model.flexes.rules.len(), "every rule, as a line or a comment");
+}

@@ -84,7 +84,7 @@ pub fn collision(model: &SourceModel, phy: &Phy, stem: &str) -> Collision {
         }
     }
     let file = format!("{stem}_physics.smd");
-    let smd = Smd { nodes: nodes(model), frames: vec![skeleton(model)], triangles };
+    let smd = Smd { nodes: nodes(model), frames: vec![skeleton(model)], triangles, shapes: Vec::new() };
     let qc = qc_block(model, phy, &text, &solids, &bones_of, &file);
     Collision { file, smd, qc }
 }

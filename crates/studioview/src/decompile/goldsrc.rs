@@ -149,7 +149,12 @@ pub fn reference_smd(model: &Model, sub: &studio_model::Submodel, layout: &Layou
                 .push(Triangle { material: material.clone(), corners: [corner(c), corner(b), corner(a)] });
         }
     }
-    Smd { nodes: nodes(model), frames: vec![Frame { time: 0, bones: skeleton }], triangles }
+    Smd {
+        nodes: nodes(model),
+        frames: vec![Frame { time: 0, bones: skeleton }],
+        triangles,
+        shapes: Vec::new(),
+    }
 }
 
 /// A bone's six values at keyframe `frame` of blend `blend`: `value + raw × scale` from its
@@ -252,7 +257,7 @@ pub fn animation_smd(model: &Model, sequence: &Sequence, blend: usize) -> Smd {
             Frame { time: frame as i32, bones }
         })
         .collect();
-    Smd { nodes: nodes(model), frames: frames_out, triangles: Vec::new() }
+    Smd { nodes: nodes(model), frames: frames_out, ..Smd::default() }
 }
 
 /// Every source file of a version 10 model saved as `stem.mdl`; `progress` is told the share

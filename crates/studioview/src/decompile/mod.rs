@@ -5,6 +5,7 @@
 //! error and writes nothing; a folder that cannot be written is left as it was found.
 
 pub mod collision;
+pub mod flex_shapes;
 pub mod goldsrc;
 pub mod goldsrc_qc;
 pub mod names;

@@ -22,6 +22,7 @@ use studio_source::{Phy, SourceModel};
 use studio_source_pose::playback::animation_movement;
 use studio_source_pose::{LocalPose, Rig, animation_frame};
 
+use super::flex_shapes::{FlexShapes, flex_shapes};
 use super::goldsrc::ROOT_TURN;
 use super::names::FileNames;
 use super::{DecompileError, Decompiled};
@@ -184,7 +185,7 @@ pub fn reference_smd(model: &SourceModel, part: usize, index: usize, lod: usize)
             }
         }
     }
-    Smd { nodes: nodes(model), frames: vec![skeleton(model)], triangles }
+    Smd { nodes: nodes(model), frames: vec![skeleton(model)], triangles, shapes: Vec::new() }
 }
 
 /// A root bone's movement at `frame` of `animation` (`Studio_AnimPosition`): offset and yaw
@@ -258,7 +259,27 @@ pub fn animation_smd(rig: &Rig<'_>, model: &SourceModel, index: usize) -> Smd {
             Frame { time: k as i32, bones }
         })
         .collect();
-    Smd { nodes: nodes(model), frames, triangles: Vec::new() }
+    Smd { nodes: nodes(model), frames, ..Smd::default() }
+}
+
+/// Per body part, the flex shapes of its model where it has one model with flexes (the QC's
+/// `$model` block), in a `.vta` named after its reference file.
+fn faces(model: &SourceModel, layout: &Layout) -> Vec<Option<FlexShapes>> {
+    let mut names = FileNames::default();
+    model
+        .body_parts
+        .iter()
+        .zip(&layout.models)
+        .enumerate()
+        .map(|(p, (part, files))| {
+            let reference = files.first()?.as_ref()?.first()?;
+            if part.models.len() != 1 {
+                return None;
+            }
+            let file = names.take(&format!("{}_flex", reference.trim_end_matches(".smd")), "vta");
+            flex_shapes(model, p, 0, &file)
+        })
+        .collect()
 }
 
 /// Refuses what cannot be decompiled whole: meshes without their `.vvd` or `.vtx`, animations
@@ -360,7 +381,11 @@ pub fn decompile(
     if let Some(collision) = &collision {
         out.push(&collision.file, collision.smd.to_text().into_bytes());
     }
-    let qc = super::source_qc::qc(model, stem, &layout, collision.as_ref().map(|c| c.qc.as_str()));
+    let faces = faces(model, &layout);
+    for shapes in faces.iter().flatten() {
+        out.push(&shapes.file, shapes.vta.to_text().into_bytes());
+    }
+    let qc = super::source_qc::qc(model, stem, &layout, &faces, collision.as_ref().map(|c| c.qc.as_str()));
     out.push(&format!("{stem}.qc"), qc.into_bytes());
     Ok(out)
 }

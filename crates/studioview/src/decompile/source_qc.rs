@@ -7,6 +7,7 @@ use std::fmt::Write;
 use glam::Vec3;
 use studio_source::{FlexOp, SourceModel};
 
+use super::flex_shapes::FlexShapes;
 use super::source::{Layout, animation_stem, lods_of, material_name};
 use crate::edit::qc::{controller_line, q, source_attachment, source_hbox, v};
 
@@ -46,7 +47,13 @@ fn name_of<T>(list: &[T], index: usize, name: impl Fn(&T) -> &str) -> String {
 }
 
 /// The QC text of `model`, saved as `stem.mdl`, with the files of `layout`.
-pub fn qc(model: &SourceModel, stem: &str, layout: &Layout, collision: Option<&str>) -> String {
+pub fn qc(
+    model: &SourceModel,
+    stem: &str,
+    layout: &Layout,
+    faces: &[Option<FlexShapes>],
+    collision: Option<&str>,
+) -> String {
     let mut out = String::new();
     let h = &model.header;
     let _ = writeln!(
@@ -83,7 +90,7 @@ pub fn qc(model: &SourceModel, stem: &str, layout: &Layout, collision: Option<&s
     let _ = writeln!(out, "$bbox {} {}", v(h.view_box.0), v(h.view_box.1));
     let _ = writeln!(out, "$cbox {} {}\n", v(h.hull.0), v(h.hull.1));
 
-    body_parts(&mut out, model, layout);
+    body_parts(&mut out, model, layout, faces);
     lods(&mut out, model, layout);
     texture_groups(&mut out, model);
 
@@ -158,7 +165,7 @@ pub fn qc(model: &SourceModel, stem: &str, layout: &Layout, collision: Option<&s
 
 /// `$bodygroup` per body part, or `$model` with its eyeballs and flex controllers for a part
 /// whose first model has a face.
-fn body_parts(out: &mut String, model: &SourceModel, layout: &Layout) {
+fn body_parts(out: &mut String, model: &SourceModel, layout: &Layout, faces: &[Option<FlexShapes>]) {
     for (p, (part, files)) in model.body_parts.iter().zip(&layout.models).enumerate() {
         let face = part
             .models
@@ -168,7 +175,7 @@ fn body_parts(out: &mut String, model: &SourceModel, layout: &Layout) {
             let file = files.first().and_then(|f| f.as_ref()).and_then(|l| l.first());
             let file = file.map_or("", |f| f.trim_end_matches(".smd"));
             let _ = writeln!(out, "$model {} {} {{", q(&part.name), q(file));
-            face_lines(out, model, p);
+            face_lines(out, model, p, faces.get(p).and_then(Option::as_ref));
             out.push_str("}\n");
             continue;
         }
@@ -186,8 +193,8 @@ fn body_parts(out: &mut String, model: &SourceModel, layout: &Layout) {
     out.push('\n');
 }
 
-/// The eyeballs, flex controllers and (commented) flex rules of body part `part`'s model.
-fn face_lines(out: &mut String, model: &SourceModel, part: usize) {
+/// The eyeballs, flex shapes (`flexfile`), controllers and rules of body part `part`'s model.
+fn face_lines(out: &mut String, model: &SourceModel, part: usize, shapes: Option<&FlexShapes>) {
     let Some(body) = model.body_parts.get(part).and_then(|p| p.models.first()) else { return };
     for eye in &body.eyeballs {
         // The QC gives the eye's centre in model space (studiomdl moves it into the bone's).
@@ -209,24 +216,48 @@ fn face_lines(out: &mut String, model: &SourceModel, part: usize) {
         );
     }
     let flexes = &model.flexes;
+    let desc = |d: usize| name_of(&flexes.descs, d, String::as_str);
+    let mut shaped = std::collections::HashSet::new();
+    if let Some(shapes) = shapes {
+        let _ = writeln!(
+            out,
+            "\tflexfile {} {{\n\t\tdefaultflex frame 0",
+            q(shapes.file.trim_end_matches(".vta"))
+        );
+        for (f, &(d, pair)) in shapes.frames.iter().enumerate() {
+            let _ = writeln!(out, "\t\tflex {} frame {}", q(&desc(d)), f + 1);
+            shaped.insert(d);
+            if let Some(pair) = pair {
+                let _ = writeln!(
+                    out,
+                    "\t\t// {} is a stereo flex: its right side drives {} (studiomdl's flexpair splits a shape so)",
+                    desc(d),
+                    desc(pair)
+                );
+                shaped.insert(pair);
+            }
+        }
+        out.push_str("\t}\n");
+    }
     for c in &flexes.controllers {
         let (low, high) = c.range();
         let _ = writeln!(out, "\tflexcontroller {} range {low} {high} {}", c.kind, q(&c.name));
     }
-    if !flexes.rules.is_empty() {
-        out.push_str(
-            "\t// The flex shapes (a .vta file and its flexfile block) are not written yet, so the\n",
-        );
-        out.push_str("\t// rules that drive them are given as comments:\n");
+    // Descriptions that rules set but no shape has (the eyelids' targets, say) are locals.
+    for rule in flexes.rules.iter().filter(|r| !shaped.contains(&r.flex)) {
+        let _ = writeln!(out, "\tlocalvar %{}", desc(rule.flex));
     }
     for rule in &flexes.rules {
-        let name = name_of(&flexes.descs, rule.flex, String::as_str);
+        let name = desc(rule.flex);
         match rule_expression(model, &rule.ops) {
             Some(expression) => {
-                let _ = writeln!(out, "\t// %{name} = {expression}");
+                let _ = writeln!(out, "\t%{name} = {expression}");
             }
             None => {
-                let _ = writeln!(out, "\t// %{name}: a rule with operations QC expressions have no form for");
+                let _ = writeln!(
+                    out,
+                    "\t// %{name}: a rule of operations QC expressions have no form for (n-way, combo, dominate, eyelid)"
+                );
             }
         }
     }
