@@ -270,13 +270,138 @@ fn every_decompiled_file_reads_back_to_the_model() {
     }
 }
 
-/// The model built again from the read-back files. What the QC holds (sequence settings, hit
-/// boxes, attachments, controllers) is the original's: those lines are checked to parse back
-/// by `tests/qc.rs`. Each bone's `scale` (studiomdl's choice, from all animations' ranges) is
-/// the original's too, so the channels quantise to the same numbers.
+/// QC tokens: quoted strings and bare words, `//` comments dropped.
+fn tokens(line: &str) -> Vec<String> {
+    let line = match line.find("//") {
+        Some(at) if line[..at].matches('"').count() % 2 == 0 => &line[..at],
+        _ => line,
+    };
+    let mut out = Vec::new();
+    let mut rest = line.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').unwrap_or(quoted.len());
+            out.push(quoted[..end].to_owned());
+            rest = quoted.get(end + 1..).unwrap_or("").trim_start();
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push(rest[..end].to_owned());
+            rest = rest[end..].trim_start();
+        }
+    }
+    out
+}
+
+/// Reads the QC's `$sequence` blocks into `model`'s sequences, in order: fps, loop, motion
+/// flags, activity and weight, blends, transition nodes and events, as studiomdl would set
+/// them. Returns the SMD files each names, per sequence.
+fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
+    use studio_model::motion::MOTION_FLAG_NAMES;
+    let mut files = Vec::new();
+    let mut lines = qc.lines().peekable();
+    let mut index = 0;
+    while let Some(line) = lines.next() {
+        if !line.starts_with("$sequence ") {
+            continue;
+        }
+        let t = tokens(line);
+        let s = &mut model.sequences[index];
+        index += 1;
+        assert_eq!(t[1], s.label, "the QC's sequences are in order");
+        let mut k = 2;
+        let mut names = Vec::new();
+        while k < t.len() && t[k] != "fps" {
+            names.push(format!("{}.smd", t[k]));
+            k += 1;
+        }
+        files.push(names);
+        let (mut flags, mut motion, mut activity, mut weight) = (0, 0, 0, 0);
+        let (mut nodes, mut blends) = ((0, 0, 0), Vec::new());
+        while k < t.len() {
+            let word = t[k].as_str();
+            let number = |i: usize| t[k + i].parse::<f32>().expect("a number");
+            match word {
+                "fps" => {
+                    s.fps = number(1);
+                    k += 2;
+                }
+                "loop" => {
+                    flags |= studio_model::STUDIO_LOOPING;
+                    k += 1;
+                }
+                "blend" => {
+                    let kind =
+                        MOTION_FLAG_NAMES.iter().find(|(_, n)| *n == t[k + 1]).expect("a motion type").0;
+                    blends.push((kind, number(2), number(3)));
+                    k += 4;
+                }
+                "node" => {
+                    let n = number(1) as i32;
+                    nodes = (n, n, 0);
+                    k += 2;
+                }
+                "transition" | "rtransition" => {
+                    nodes = (number(1) as i32, number(2) as i32, i32::from(word == "rtransition"));
+                    k += 3;
+                }
+                w if w.starts_with("ACT_") => {
+                    activity = (1..=76)
+                        .find(|&a| studioview::edit::qc::goldsrc_activity(a) == Some(w))
+                        .expect("an activity");
+                    weight = number(1) as i32;
+                    k += 2;
+                }
+                w => {
+                    motion |= MOTION_FLAG_NAMES
+                        .iter()
+                        .find(|(_, n)| *n == w)
+                        .unwrap_or_else(|| panic!("option {w}"))
+                        .0;
+                    k += 1;
+                }
+            }
+        }
+        s.flags = (s.flags & !studio_model::STUDIO_LOOPING) | flags;
+        s.motion_type = (s.motion_type & studio_model::motion::STUDIO_RLOOP) | motion;
+        (s.activity, s.activity_weight) = (activity, weight);
+        (s.entry_node, s.exit_node, s.node_flags) = nodes;
+        s.blend_type = [0; 2];
+        for (axis, (kind, start, end)) in blends.into_iter().enumerate() {
+            s.blend_type[axis] = kind;
+            (s.blend_start[axis], s.blend_end[axis]) = (start, end);
+        }
+        let mut events = Vec::new();
+        if lines.peek() == Some(&"{") {
+            lines.next();
+            for line in lines.by_ref() {
+                if line == "}" {
+                    break;
+                }
+                let t = tokens(line.trim_start_matches(['\t', '{']).trim_end_matches('}'));
+                assert_eq!(t[0], "event", "{line}");
+                let (event, frame) = (t[1].parse().expect("an event"), t[2].parse().expect("a frame"));
+                let options = t.get(3).cloned().unwrap_or_default();
+                let kind = s.events.get(events.len()).map_or(0, |e| e.kind);
+                events.push(studio_model::Event { frame, event, kind, options });
+            }
+        }
+        s.events = events;
+    }
+    assert_eq!(index, model.sequences.len(), "a $sequence per sequence");
+    files
+}
+
+/// The model built again from the read-back files. The sequences' settings come from the
+/// QC's `$sequence` lines ([`apply_qc_sequences`]); hit boxes, attachments and controllers are
+/// the original's (their lines are checked to parse back by `tests/qc.rs`). Each bone's
+/// `scale` (studiomdl's choice, from all animations' ranges) is the original's too, so the
+/// channels quantise to the same numbers.
 fn rebuild(original: &Model, files: &Decompiled) -> Model {
     let layout = goldsrc::layout(original);
     let mut model = original.clone();
+    let qc = std::str::from_utf8(files.file("model.qc").expect("the QC")).expect("QC text");
+    let named = apply_qc_sequences(qc, &mut model);
+    assert_eq!(named, layout.sequences, "the QC names each blend's file");
 
     // Bones: names, parents and default values from a reference file (or the first animation).
     let first = layout
@@ -517,6 +642,26 @@ fn a_model_rebuilt_from_its_decompiled_files_poses_as_the_original() {
         }
         for (x, y) in original.textures.iter().zip(&parsed.textures) {
             assert_eq!((&x.pixels, &x.palette), (&y.pixels, &y.palette), "{name}: texture {}", x.name);
+        }
+        // The settings read from the QC are the original's.
+        for (x, y) in original.sequences.iter().zip(&parsed.sequences) {
+            let settings = |s: &studio_model::Sequence| {
+                let blends: Vec<_> = (0..2)
+                    .filter(|&a| s.blend_type[a] != 0)
+                    .map(|a| (s.blend_type[a], s.blend_start[a], s.blend_end[a]))
+                    .collect();
+                (
+                    s.fps,
+                    s.flags,
+                    s.motion_type,
+                    s.activity,
+                    s.activity_weight,
+                    blends,
+                    (s.entry_node, s.exit_node, s.node_flags),
+                    s.events.clone(),
+                )
+            };
+            assert_eq!(settings(x), settings(y), "{name}: sequence {}", x.label);
         }
     }
 }
