@@ -273,7 +273,7 @@ fn every_decompiled_file_reads_back_to_the_model() {
 /// QC tokens: quoted strings and bare words, `//` comments dropped.
 fn tokens(line: &str) -> Vec<String> {
     let line = match line.find("//") {
-        Some(at) if line[..at].matches('"').count() % 2 == 0 => &line[..at],
+        Some(at) if line[..at].matches('"').count().is_multiple_of(2) => &line[..at],
         _ => line,
     };
     let mut out = Vec::new();
