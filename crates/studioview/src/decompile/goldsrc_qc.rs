@@ -8,7 +8,7 @@ use studio_model::Model;
 use studio_model::motion::{MOTION_FLAG_NAMES, STUDIO_RLOOP};
 
 use super::goldsrc::Layout;
-use crate::edit::qc::{controller_line, goldsrc_attachment, goldsrc_hbox, goldsrc_sequence_of, q, v};
+use crate::edit::qc::{goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q, v};
 
 /// A sequence's options besides fps, loop, activity and blends: its motion flags (studiomdl
 /// extracts the movement again for `LX`, `LY`, `LZ`) and its transition nodes.
@@ -66,35 +66,11 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
     }
     out.push('\n');
 
-    for (texture, file) in model.textures.iter().zip(&layout.textures) {
-        use studio_model::*;
-        for (flag, mode) in [
-            (STUDIO_NF_FLATSHADE, "flatshade"),
-            (STUDIO_NF_CHROME, "chrome"),
-            (STUDIO_NF_FULLBRIGHT, "fullbright"),
-            (STUDIO_NF_ADDITIVE, "additive"),
-            (STUDIO_NF_MASKED, "masked"),
-        ] {
-            if texture.flags & flag != 0 {
-                let _ = writeln!(out, "$texrendermode {} {mode}", q(file));
-            }
-        }
-        if texture.flags & STUDIO_NF_NOMIPS != 0 {
-            let _ = writeln!(out, "// {file}: no mipmaps (flag 0x0008; studiomdl has no option for it)");
-        }
-    }
+    let names: Vec<&str> = layout.textures.iter().map(String::as_str).collect();
+    goldsrc_texture_lines(&mut out, model, &names);
     texture_groups(&mut out, model, layout);
 
-    for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
-        controller_line(&mut out, i, c.index, bone, c.kind, (c.start, c.end), c.rest);
-    }
-    for hitbox in &model.hitboxes {
-        let _ = writeln!(out, "{}", goldsrc_hbox(model, hitbox));
-    }
-    for (i, a) in model.attachments.iter().enumerate() {
-        let _ = writeln!(out, "{}", goldsrc_attachment(model, i, a));
-    }
+    goldsrc_skeleton_lines(&mut out, model);
     out.push('\n');
 
     if model.sequence_groups.len() > 1 {

@@ -26,6 +26,14 @@ impl FileNames {
         if stem.is_empty() {
             stem = "unnamed".to_owned();
         }
+        // Names Windows keeps for devices, whatever the extension.
+        let device = stem.split('.').next().unwrap_or("").to_ascii_uppercase();
+        let numbered = |prefix: &str| {
+            device.strip_prefix(prefix).is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+        };
+        if matches!(device.as_str(), "CON" | "PRN" | "AUX" | "NUL") || numbered("COM") || numbered("LPT") {
+            stem.insert(0, '_');
+        }
         let mut candidate = format!("{stem}.{ext}");
         let mut n = 2;
         while !self.taken.insert(candidate.to_ascii_lowercase()) {
@@ -33,5 +41,25 @@ impl FileNames {
             n += 1;
         }
         candidate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileNames;
+
+    #[test]
+    fn names_are_safe_and_unique_without_regard_to_case() {
+        let mut names = FileNames::default();
+        assert_eq!(names.take("models/player/Idle", "smd"), "Idle.smd");
+        assert_eq!(names.take("idle", "smd"), "idle_2.smd");
+        assert_eq!(names.take("IDLE.smd", "smd"), "IDLE_3.smd");
+        assert_eq!(names.take("a b:c*d?é", "smd"), "a_b_c_d__.smd");
+        assert_eq!(names.take("..\\..\\evil", "smd"), "evil.smd");
+        assert_eq!(names.take("...", "smd"), "unnamed.smd");
+        assert_eq!(names.take("con", "smd"), "_con.smd");
+        assert_eq!(names.take("COM1.x", "bmp"), "_COM1.x.bmp");
+        assert_eq!(names.take("com10", "bmp"), "com10.bmp");
+        assert_eq!(names.take(&"x".repeat(300), "smd").len(), 104);
     }
 }

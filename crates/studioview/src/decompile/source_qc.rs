@@ -9,7 +9,7 @@ use studio_source::{FlexOp, SourceModel};
 
 use super::flex_shapes::FlexShapes;
 use super::source::{Layout, animation_stem, lods_of, material_name};
-use crate::edit::qc::{controller_line, q, source_attachment, source_hbox, v};
+use crate::edit::qc::{q, source_skeleton_lines, v};
 
 /// Source's motion flags (`studio.h`) by their QC names.
 const MOTION_FLAGS: [(i32, &str); 12] = [
@@ -101,20 +101,7 @@ pub fn qc(
         }
         let _ = writeln!(out, "{line}");
     }
-    for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone =
-            usize::try_from(c.bone).ok().and_then(|b| model.bones.get(b)).map_or("", |b| b.name.as_str());
-        controller_line(&mut out, i, c.input, bone, c.kind, (c.start, c.end), c.rest);
-    }
-    for set in &model.hitbox_sets {
-        let _ = writeln!(out, "$hboxset {}", q(&set.name));
-        for hitbox in &set.hitboxes {
-            let _ = writeln!(out, "{}", source_hbox(model, hitbox));
-        }
-    }
-    for a in &model.attachments {
-        let _ = writeln!(out, "{}", source_attachment(model, a));
-    }
+    source_skeleton_lines(&mut out, model);
     for chain in &model.ik_chains {
         let (Some(first), Some(last)) = (chain.links.first(), chain.links.last()) else { continue };
         let bone = name_of(&model.bones, last.bone, |b| b.name.as_str());

@@ -165,6 +165,59 @@ pub fn goldsrc_attachment(model: &Model, index: usize, a: &studio_model::Attachm
     format!("$attachment {index} {} {}", q(bone), v(a.org))
 }
 
+/// `$texrendermode` lines for each texture's render flags, and a comment for the no-mipmaps
+/// flag, naming texture `i` `names[i]`.
+pub(crate) fn goldsrc_texture_lines(out: &mut String, model: &Model, names: &[&str]) {
+    use studio_model::*;
+    for (texture, name) in model.textures.iter().zip(names) {
+        for (flag, mode) in [
+            (STUDIO_NF_FLATSHADE, "flatshade"),
+            (STUDIO_NF_CHROME, "chrome"),
+            (STUDIO_NF_FULLBRIGHT, "fullbright"),
+            (STUDIO_NF_ADDITIVE, "additive"),
+            (STUDIO_NF_MASKED, "masked"),
+        ] {
+            if texture.flags & flag != 0 {
+                let _ = writeln!(out, "$texrendermode {} {mode}", q(name));
+            }
+        }
+        if texture.flags & STUDIO_NF_NOMIPS != 0 {
+            let _ = writeln!(out, "// {name}: no mipmaps (flag 0x0008; studiomdl has no option for it)");
+        }
+    }
+}
+
+/// The `$controller`, `$hbox` and `$attachment` lines of a version 10 model.
+pub(crate) fn goldsrc_skeleton_lines(out: &mut String, model: &Model) {
+    for (i, c) in model.bone_controllers.iter().enumerate() {
+        let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
+        controller_line(out, i, c.index, bone, c.kind, (c.start, c.end), c.rest);
+    }
+    for h in &model.hitboxes {
+        let _ = writeln!(out, "{}", goldsrc_hbox(model, h));
+    }
+    for (i, a) in model.attachments.iter().enumerate() {
+        let _ = writeln!(out, "{}", goldsrc_attachment(model, i, a));
+    }
+}
+
+/// The `$controller`, `$hboxset`/`$hbox` and `$attachment` lines of a Source model.
+pub(crate) fn source_skeleton_lines(out: &mut String, model: &SourceModel) {
+    for (i, c) in model.bone_controllers.iter().enumerate() {
+        let bone = usize::try_from(c.bone).map_or("", |b| bone_name(model, b));
+        controller_line(out, i, c.input, bone, c.kind, (c.start, c.end), c.rest);
+    }
+    for set in &model.hitbox_sets {
+        let _ = writeln!(out, "$hboxset {}", q(&set.name));
+        for h in &set.hitboxes {
+            let _ = writeln!(out, "{}", source_hbox(model, h));
+        }
+    }
+    for a in &model.attachments {
+        let _ = writeln!(out, "{}", source_attachment(model, a));
+    }
+}
+
 /// The QC lines of a version 10 model.
 pub fn goldsrc(model: &Model) -> String {
     let mut out = String::new();
@@ -181,38 +234,10 @@ pub fn goldsrc(model: &Model) -> String {
         }
         out.push_str("}\n");
     }
-    for texture in &model.textures {
-        use studio_model::*;
-        for (flag, mode) in [
-            (STUDIO_NF_FLATSHADE, "flatshade"),
-            (STUDIO_NF_CHROME, "chrome"),
-            (STUDIO_NF_FULLBRIGHT, "fullbright"),
-            (STUDIO_NF_ADDITIVE, "additive"),
-            (STUDIO_NF_MASKED, "masked"),
-        ] {
-            if texture.flags & flag != 0 {
-                let _ = writeln!(out, "$texrendermode {} {mode}", q(&texture.name));
-            }
-        }
-        if texture.flags & STUDIO_NF_NOMIPS != 0 {
-            let _ = writeln!(
-                out,
-                "// {}: no mipmaps (flag 0x0008; studiomdl has no option for it)",
-                texture.name
-            );
-        }
-    }
+    let names: Vec<&str> = model.textures.iter().map(|t| t.name.as_str()).collect();
+    goldsrc_texture_lines(&mut out, model, &names);
     out.push('\n');
-    for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
-        controller_line(&mut out, i, c.index, bone, c.kind, (c.start, c.end), c.rest);
-    }
-    for h in &model.hitboxes {
-        let _ = writeln!(out, "{}", goldsrc_hbox(model, h));
-    }
-    for (i, a) in model.attachments.iter().enumerate() {
-        let _ = writeln!(out, "{}", goldsrc_attachment(model, i, a));
-    }
+    goldsrc_skeleton_lines(&mut out, model);
     out.push('\n');
     for s in &model.sequences {
         out.push_str(&goldsrc_sequence(s));
@@ -330,19 +355,7 @@ pub fn source(model: &SourceModel) -> String {
         }
         out.push_str("}\n");
     }
-    for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone = usize::try_from(c.bone).map_or("", |b| bone_name(model, b));
-        controller_line(&mut out, i, c.input, bone, c.kind, (c.start, c.end), c.rest);
-    }
-    for set in &model.hitbox_sets {
-        let _ = writeln!(out, "$hboxset {}", q(&set.name));
-        for h in &set.hitboxes {
-            let _ = writeln!(out, "{}", source_hbox(model, h));
-        }
-    }
-    for a in &model.attachments {
-        let _ = writeln!(out, "{}", source_attachment(model, a));
-    }
+    source_skeleton_lines(&mut out, model);
     out.push('\n');
     for s in &model.sequences {
         out.push_str(&source_sequence(model, s));
