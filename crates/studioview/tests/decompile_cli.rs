@@ -46,7 +46,7 @@ fn the_soldier_decompiles_to_a_qc_its_smds_and_bitmaps() {
 }
 
 #[test]
-fn a_model_missing_its_sequence_group_is_refused_and_nothing_is_written() {
+fn a_model_missing_its_sequence_group_or_textures_is_refused_and_nothing_is_written() {
     let Some(shared) = studio_testing::shared() else { return };
     let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-groups");
     // groups.mdl with its texture file but not groups01.mdl.
@@ -64,6 +64,19 @@ fn a_model_missing_its_sequence_group_is_refused_and_nothing_is_written() {
     assert!(!run.status.success(), "refused");
     assert!(stderr.contains("groups.mdl") && stderr.contains("animation is not loaded"), "{stderr}");
     assert!(!out.exists(), "nothing written: {:?}", files_in(&out));
+
+    // With its sequence group but without its texture file.
+    std::fs::remove_file(dir.join("groupsT.mdl")).expect("removed");
+    std::fs::copy(shared.join("fixtures/groups01.mdl"), dir.join("groups01.mdl")).expect("a copy");
+    let run = studioview(&[
+        "decompile",
+        &dir.join("groups.mdl").to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && stderr.contains("texture file"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
 }
 
 #[test]

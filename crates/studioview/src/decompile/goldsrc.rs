@@ -267,6 +267,9 @@ pub fn decompile(
     stem: &str,
     progress: &mut dyn FnMut(f32),
 ) -> Result<Decompiled, DecompileError> {
+    if model.texture_source == studio_model::TextureSource::None {
+        return Err(DecompileError::TexturesMissing);
+    }
     for (i, s) in model.sequences.iter().enumerate() {
         if s.animation.is_none() {
             return Err(DecompileError::AnimationMissing {

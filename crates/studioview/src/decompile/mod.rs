@@ -35,6 +35,9 @@ pub enum DecompileError {
         /// Its group.
         group: usize,
     },
+    /// The model keeps its textures in `NAMEt.mdl`, which is missing or unusable.
+    #[error("its textures are in its texture file (NAMEt.mdl), which is missing or unusable")]
+    TexturesMissing,
     /// A texture's pixels do not fit a bitmap.
     #[error("texture {name:?} cannot be written as a bitmap")]
     Texture {
