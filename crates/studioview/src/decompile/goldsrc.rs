@@ -267,7 +267,9 @@ pub fn decompile(
     stem: &str,
     progress: &mut dyn FnMut(f32),
 ) -> Result<Decompiled, DecompileError> {
-    if model.texture_source == studio_model::TextureSource::None {
+    // No textures at all is a model without meshes, or one whose texture file is missing.
+    let has_meshes = model.body_parts.iter().flat_map(|p| &p.submodels).any(|s| !s.meshes.is_empty());
+    if model.texture_source == studio_model::TextureSource::None && has_meshes {
         return Err(DecompileError::TexturesMissing);
     }
     for (i, s) in model.sequences.iter().enumerate() {
