@@ -281,6 +281,9 @@ pub fn decompile(
             });
         }
     }
+    let files =
+        model.sequences.iter().flat_map(|s| std::iter::repeat_n(u64::from(s.frames()), s.num_blends.max(1)));
+    super::check_size(files, model.bones.len())?;
     let layout = layout(model);
     let mut out = Decompiled::default();
     let total = (model.textures.len()

@@ -38,6 +38,16 @@ pub enum DecompileError {
     /// The model keeps its textures in `NAMEt.mdl`, which is missing or unusable.
     #[error("its textures are in its texture file (NAMEt.mdl), which is missing or unusable")]
     TexturesMissing,
+    /// The animation files would be larger than any real model's.
+    #[error(
+        "its animations would take {lines} bone lines (frames × bones), more than the {limit} a decompile writes"
+    )]
+    TooLarge {
+        /// Bone lines the animation files would hold.
+        lines: u64,
+        /// The most written.
+        limit: u64,
+    },
     /// A texture's pixels do not fit a bitmap.
     #[error("texture {name:?} cannot be written as a bitmap")]
     Texture {
@@ -77,6 +87,21 @@ pub enum DecompileError {
         /// The system's message.
         message: String,
     },
+}
+
+/// The most bone lines (one bone at one frame) the animation files of one decompile may hold:
+/// about a gigabyte of text, a hundred times Natural Selection's largest model. A damaged
+/// frame count asks for far more, and is refused before anything is made.
+pub const MAX_BONE_LINES: u64 = 16_000_000;
+
+/// Refuses animations of `frames` (per animation file) over `bones` bones that would take more
+/// than [`MAX_BONE_LINES`] lines.
+pub(crate) fn check_size(frames: impl Iterator<Item = u64>, bones: usize) -> Result<(), DecompileError> {
+    let lines = frames.fold(0u64, |sum, f| sum.saturating_add(f.saturating_mul(bones as u64)));
+    if lines > MAX_BONE_LINES {
+        return Err(DecompileError::TooLarge { lines, limit: MAX_BONE_LINES });
+    }
+    Ok(())
 }
 
 /// A decompiled file: its name in the output folder and its bytes.

@@ -285,6 +285,7 @@ fn faces(model: &SourceModel, layout: &Layout) -> Vec<Option<FlexShapes>> {
 /// Refuses what cannot be decompiled whole: meshes without their `.vvd` or `.vtx`, animations
 /// whose data was not read (a missing `.ani`, an unusable chain) or is frame-encoded.
 pub fn check(model: &SourceModel) -> Result<(), DecompileError> {
+    super::check_size(model.animations.iter().map(|a| u64::from(a.frames.max(1))), model.bones.len())?;
     let has_meshes = model.body_parts.iter().flat_map(|p| &p.models).any(|m| !m.meshes.is_empty());
     if has_meshes && model.vertices.is_none() {
         return Err(DecompileError::Companion { file: ".vvd" });
