@@ -53,30 +53,24 @@ fn a_model_missing_its_sequence_group_or_textures_is_refused_and_nothing_is_writ
     for name in ["groups.mdl", "groupsT.mdl"] {
         std::fs::copy(shared.join("fixtures").join(name), dir.join(name)).expect("a copy");
     }
-    let out = dir.join("src");
-    let run = studioview(&[
-        "decompile",
-        &dir.join("groups.mdl").to_string_lossy(),
-        "--out",
-        &out.to_string_lossy(),
-    ]);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(!run.status.success(), "refused");
-    assert!(stderr.contains("groups.mdl") && stderr.contains("animation is not loaded"), "{stderr}");
-    assert!(!out.exists(), "nothing written: {:?}", files_in(&out));
+    let model = dir.join("groups.mdl");
+    refused(&model, &["groups.mdl", "animation is not loaded"]);
 
     // With its sequence group but without its texture file.
     std::fs::remove_file(dir.join("groupsT.mdl")).expect("removed");
     std::fs::copy(shared.join("fixtures/groups01.mdl"), dir.join("groups01.mdl")).expect("a copy");
-    let run = studioview(&[
-        "decompile",
-        &dir.join("groups.mdl").to_string_lossy(),
-        "--out",
-        &out.to_string_lossy(),
-    ]);
+    refused(&model, &["groups.mdl", "texture file"]);
+}
+
+/// Decompiling `model` into a folder beside it fails, says each of `says` on stderr, and
+/// writes nothing.
+fn refused(model: &std::path::Path, says: &[&str]) {
+    let out = model.with_file_name("src");
+    let run = studioview(&["decompile", &model.to_string_lossy(), "--out", &out.to_string_lossy()]);
     let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(!run.status.success() && stderr.contains("texture file"), "{stderr}");
-    assert!(!out.exists(), "nothing written");
+    assert!(!run.status.success(), "refused: {stderr}");
+    assert!(says.iter().all(|s| stderr.contains(s)), "{stderr}");
+    assert!(!out.exists(), "nothing written: {:?}", files_in(&out));
 }
 
 #[test]
