@@ -15,8 +15,9 @@ use studio_model::{
 };
 use studio_pose::math::angle_quaternion;
 use studio_pose::sample::{LocalPose, sample_runs};
-use studioview::decompile::goldsrc::{self, Layout, ROOT_TURN, root_from_studiomdl};
+use studioview::decompile::goldsrc::{self, Layout, root_from_studiomdl};
 use studioview::decompile::smd::Smd;
+use studioview::decompile::turn::ROOT_TURN;
 use studioview::decompile::{Decompiled, bmp, smd_read};
 
 /// The models: name and model.

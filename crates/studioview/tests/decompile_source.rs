@@ -6,9 +6,9 @@
 use glam::{DQuat, DVec3};
 use studio_source::SourceModel;
 use studio_source_pose::{LocalPose, Rig, animation_frame};
-use studioview::decompile::goldsrc::ROOT_TURN as ROOT_TURN_CHECK;
 use studioview::decompile::smd::Smd;
-use studioview::decompile::source::{self, Layout, movement_at, root_from_studiomdl, unturn};
+use studioview::decompile::source::{self, Layout, movement_at, root_from_studiomdl};
+use studioview::decompile::turn::{ROOT_TURN as ROOT_TURN_CHECK, unturn};
 use studioview::decompile::{DecompileError, Decompiled, smd_read};
 
 const MODELS: [&str; 4] = ["anim48.mdl", "skeleton48.mdl", "include48.mdl", "include48_anims.mdl"];

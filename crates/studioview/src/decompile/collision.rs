@@ -15,7 +15,7 @@ use studio_material::keyvalues::{self, Pair};
 use studio_smd::{Corner, Smd, Triangle};
 use studio_source::{Phy, SourceModel};
 
-use super::source::{nodes, skeleton, turn};
+use super::source::{nodes, skeleton, turned};
 use crate::edit::qc::q;
 
 /// The collision SMD, its file name and the QC block naming it.
@@ -73,8 +73,8 @@ pub fn collision(model: &SourceModel, phy: &Phy, stem: &str) -> Collision {
                 let normal = (b - a).cross(c - a).normalize_or_zero();
                 let corner = |p: Vec3| Corner {
                     bone,
-                    position: turn(p),
-                    normal: turn(normal),
+                    position: turned(p),
+                    normal: turned(normal),
                     uv: [0.0, 0.0],
                     links: vec![],
                 };

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use studio_smd::{Frame, ShapeFrame, ShapeVertex, Smd};
 use studio_source::SourceModel;
 
-use super::source::{nodes, skeleton, turn};
+use super::source::{nodes, skeleton, turned};
 
 /// The flex shapes of one body part model.
 #[derive(Clone, Debug)]
@@ -35,7 +35,11 @@ pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -
         let Some((vertices, _)) = model.mesh_vertices(part, index, m) else { continue };
         let first = usize::try_from(mesh.vertex_offset).unwrap_or(0);
         for (k, v) in vertices.iter().enumerate() {
-            base.push(ShapeVertex { index: first + k, position: turn(v.position), normal: turn(v.normal) });
+            base.push(ShapeVertex {
+                index: first + k,
+                position: turned(v.position),
+                normal: turned(v.normal),
+            });
         }
         for flex in &mesh.flexes {
             let frame = match frames.iter().position(|&(desc, _)| desc == flex.desc) {
@@ -50,8 +54,8 @@ pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -
                 let Some(v) = vertices.get(usize::from(va.index)) else { continue };
                 let shape = ShapeVertex {
                     index: first + usize::from(va.index),
-                    position: turn(v.position + va.delta),
-                    normal: turn(v.normal + va.normal_delta),
+                    position: turned(v.position + va.delta),
+                    normal: turned(v.normal + va.normal_delta),
                 };
                 moved[frame].insert(shape.index, shape);
             }

@@ -11,7 +11,7 @@
 //!   `CalcBoneAngles`/`CalcBonePosition` start from at that frame). Root bones get the
 //!   sequence's linear movement added back (studiomdl takes it out again for `LX`, `LY`, `LZ`)
 //!   and are turned −90° about Z, which studiomdl's default `$origin` rotation of +90° undoes
-//!   ([`root_for_studiomdl`]).
+//!   ([`root_for_studiomdl`], [`super::turn`]).
 
 use glam::{Affine3A, Vec3, Vec3A, Vec4};
 use studio_model::{Model, Sequence};
@@ -19,6 +19,7 @@ use studio_pose::channel::{PositionKey, position_key, rotation_pair};
 use studio_pose::math::{angle_quaternion, bone_matrix, concat_bone};
 
 use super::names::FileNames;
+use super::turn::{ROOT_TURN, turn, unturn};
 use super::{DecompileError, Decompiled};
 use studio_smd::bmp;
 use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
@@ -106,9 +107,13 @@ pub fn uv(s: i16, t: i16, width: u32, height: u32) -> [f64; 2] {
     [f64::from(u), f64::from(v)]
 }
 
-/// The reference SMD of a submodel.
-pub fn reference_smd(model: &Model, sub: &studio_model::Submodel, layout: &Layout) -> Smd {
-    let matrices = reference_matrices(model);
+/// The reference SMD of a submodel; `matrices` are the model's [`reference_matrices`].
+pub fn reference_smd(
+    model: &Model,
+    sub: &studio_model::Submodel,
+    layout: &Layout,
+    matrices: &[Affine3A],
+) -> Smd {
     let skeleton = model
         .bones
         .iter()
@@ -193,9 +198,6 @@ pub fn frame_values(model: &Model, sequence: &Sequence, blend: usize, frame: u32
         .collect()
 }
 
-/// 270° in radians: what a root bone's z angle gets so that studiomdl's +90° lands it back.
-pub const ROOT_TURN: f64 = 1.5 * std::f64::consts::PI;
-
 /// A root bone's values as written for studiomdl: the linear movement at `frame` of `frames`
 /// added (`frame / (frames − 1)` of it), then turned −90° about Z (`x, y → y, −x`, exact) with
 /// [`ROOT_TURN`] added to the z angle. Done in `f64` so that [`root_from_studiomdl`] recovers
@@ -204,7 +206,7 @@ pub fn root_for_studiomdl(values: [f32; 6], movement: Vec3, frame: u32, frames: 
     let [x, y, z] = movement_at(movement, frame, frames);
     let p = [f64::from(values[0]) + x, f64::from(values[1]) + y, f64::from(values[2]) + z];
     let r = [f64::from(values[3]), f64::from(values[4]), f64::from(values[5]) + ROOT_TURN];
-    ([p[1], 0.0 - p[0], p[2]], r)
+    (turn(p), r)
 }
 
 /// The inverse of [`root_for_studiomdl`]: the six values of the file's root bone.
@@ -216,7 +218,8 @@ pub fn root_from_studiomdl(
     frames: u32,
 ) -> [f32; 6] {
     let [x, y, z] = movement_at(movement, frame, frames);
-    let p = [-position[1] - x, position[0] - y, position[2] - z];
+    let p = unturn(position);
+    let p = [p[0] - x, p[1] - y, p[2] - z];
     [
         p[0] as f32,
         p[1] as f32,
@@ -307,10 +310,11 @@ pub fn decompile(
         out.push(name, bytes);
         step(progress);
     }
+    let matrices = reference_matrices(model);
     for (part, names) in model.body_parts.iter().zip(&layout.submodels) {
         for (sub, name) in part.submodels.iter().zip(names) {
             if let Some(name) = name {
-                out.push(name, reference_smd(model, sub, &layout).to_text().into_bytes());
+                out.push(name, reference_smd(model, sub, &layout, &matrices).to_text().into_bytes());
                 step(progress);
             }
         }

@@ -8,7 +8,7 @@ use studio_model::Model;
 use studio_model::motion::{MOTION_FLAG_NAMES, STUDIO_RLOOP};
 
 use super::goldsrc::Layout;
-use crate::edit::qc::{goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q, v};
+use crate::edit::qc::{box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
 
 /// A sequence's options besides fps, loop, activity and blends: its motion flags (studiomdl
 /// extracts the movement again for `LX`, `LY`, `LZ`) and its transition nodes.
@@ -48,9 +48,8 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
     if h.flags != 0 {
         let _ = writeln!(out, "$flags {}", h.flags);
     }
-    let _ = writeln!(out, "\n$eyeposition {}", v(h.eye_position));
-    let _ = writeln!(out, "$bbox {} {}", v(h.bbmin), v(h.bbmax));
-    let _ = writeln!(out, "$cbox {} {}\n", v(h.min), v(h.max));
+    out.push('\n');
+    box_lines(&mut out, h.eye_position, (h.bbmin, h.bbmax), (h.min, h.max));
 
     for (part, files) in model.body_parts.iter().zip(&layout.submodels) {
         let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));

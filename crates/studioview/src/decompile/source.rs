@@ -6,7 +6,7 @@
 //! - studiomdl turns every source it loads by its default `$origin` rotation, +90° about Z
 //!   (`g_defaultrotation`, given to each reference and animation source). So every file here is
 //!   turned −90° about Z: vertices, normals and root bones (`x, y → y, −x`, exact), with
-//!   [`goldsrc::ROOT_TURN`] added to a root's z angle.
+//!   [`super::turn::ROOT_TURN`] added to a root's z angle.
 //! - Reference files: the bones' default positions and Euler angles as the skeleton, the
 //!   `.vvd`'s vertices (already in model space) with their weights, `v` flipped (`1 − v`;
 //!   the `.vvd` counts from the top), triangles in the opposite order of the `.vtx`'s.
@@ -23,8 +23,8 @@ use studio_source_pose::playback::animation_movement;
 use studio_source_pose::{LocalPose, Rig, animation_frame};
 
 use super::flex_shapes::{FlexShapes, flex_shapes};
-use super::goldsrc::ROOT_TURN;
 use super::names::FileNames;
+use super::turn::{ROOT_TURN, turn, unturn};
 use super::{DecompileError, Decompiled};
 use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 
@@ -84,18 +84,13 @@ pub fn layout(model: &SourceModel) -> Layout {
     Layout { models, animations }
 }
 
-/// Turned −90° about Z: `x, y → y, −x` (exact).
-pub(crate) fn turn(v: Vec3) -> [f64; 3] {
-    [f64::from(v.y), 0.0 - f64::from(v.x), f64::from(v.z)]
-}
-
-/// The inverse of the turn of the files ([`turn`]).
-pub fn unturn(v: [f64; 3]) -> [f64; 3] {
-    [0.0 - v[1], v[0], v[2]]
-}
-
 fn f64s(v: Vec3) -> [f64; 3] {
     [f64::from(v.x), f64::from(v.y), f64::from(v.z)]
+}
+
+/// A point or direction of the model as the files hold it ([`super::turn`]).
+pub(crate) fn turned(v: Vec3) -> [f64; 3] {
+    turn(f64s(v))
 }
 
 /// Valve's `QuaternionAngles`: the rotation's Euler angles (x roll, y pitch, z yaw, radians)
@@ -131,7 +126,7 @@ pub(crate) fn skeleton(model: &SourceModel) -> Frame {
             let (position, mut rotation) = (f64s(b.position), f64s(b.rotation));
             if b.parent.is_none() {
                 rotation[2] += ROOT_TURN;
-                return BoneKey { bone: i, position: turn(b.position), rotation };
+                return BoneKey { bone: i, position: turned(b.position), rotation };
             }
             BoneKey { bone: i, position, rotation }
         })
@@ -170,8 +165,8 @@ pub fn reference_smd(model: &SourceModel, part: usize, index: usize, lod: usize)
                 let links = (0..used).map(|k| (usize::from(v.bones[k]), f64::from(v.weights[k]))).collect();
                 Corner {
                     bone: usize::from(v.bones[0]),
-                    position: turn(v.position),
-                    normal: turn(v.normal),
+                    position: turned(v.position),
+                    normal: turned(v.normal),
                     uv: [f64::from(v.uv.x), 1.0 - f64::from(v.uv.y)],
                     links,
                 }
@@ -207,7 +202,7 @@ pub fn root_for_studiomdl(
     let q = turn_yaw * rotation.as_dquat();
     let mut angles = quaternion_angles(q);
     angles[2] += ROOT_TURN;
-    ([p.y, 0.0 - p.x, p.z], angles)
+    (turn(p.to_array()), angles)
 }
 
 /// The inverse of [`root_for_studiomdl`]: the root's own position and rotation.

@@ -9,7 +9,7 @@ use studio_source::{FlexOp, SourceModel};
 
 use super::flex_shapes::FlexShapes;
 use super::source::{Layout, animation_stem, lods_of, material_name};
-use crate::edit::qc::{q, source_skeleton_lines, v};
+use crate::edit::qc::{box_lines, q, source_skeleton_lines, v};
 
 /// Source's motion flags (`studio.h`) by their QC names.
 const MOTION_FLAGS: [(i32, &str); 12] = [
@@ -85,10 +85,8 @@ pub fn qc(
     if h.mass != 0.0 && collision.is_none() {
         let _ = writeln!(out, "// mass {} (studiomdl takes it from $collisionmodel, with the .phy)", h.mass);
     }
-    let _ = writeln!(out, "\n$eyeposition {}", v(h.eye_position));
-    let _ = writeln!(out, "$illumposition {}", v(h.illum_position));
-    let _ = writeln!(out, "$bbox {} {}", v(h.view_box.0), v(h.view_box.1));
-    let _ = writeln!(out, "$cbox {} {}\n", v(h.hull.0), v(h.hull.1));
+    let _ = writeln!(out, "\n$illumposition {}", v(h.illum_position));
+    box_lines(&mut out, h.eye_position, h.view_box, h.hull);
 
     body_parts(&mut out, model, layout, faces);
     lods(&mut out, model, layout);

@@ -96,7 +96,7 @@ pub fn goldsrc_activity(activity: i32) -> Option<&'static str> {
 }
 
 /// The motion type's QC name (`XR`, `Y`…), with `RLOOP` dropped.
-pub(crate) fn motion(kind: i32) -> &'static str {
+fn motion(kind: i32) -> &'static str {
     use studio_model::motion::*;
     match kind & STUDIO_TYPES {
         STUDIO_X => "X",
@@ -125,8 +125,13 @@ fn bone_name(model: &SourceModel, bone: usize) -> &str {
 }
 
 /// `$modelname`, `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull).
-pub(crate) fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
+fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
     let _ = writeln!(out, "$modelname {}", q(name));
+    box_lines(out, eye, view, hull);
+}
+
+/// `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull), then a blank line.
+pub(crate) fn box_lines(out: &mut String, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
     let _ = writeln!(out, "$eyeposition {}", v(eye));
     let _ = writeln!(out, "$bbox {} {}", v(view.0), v(view.1));
     let _ = writeln!(out, "$cbox {} {}\n", v(hull.0), v(hull.1));
@@ -134,7 +139,7 @@ pub(crate) fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3,
 
 /// The `$controller` line of controller `i`, which reads `input` (0–3, above that the mouth),
 /// with its rest value in a comment (studiomdl has no option for it).
-pub(crate) fn controller_line(
+fn controller_line(
     out: &mut String,
     i: usize,
     input: i32,
@@ -285,10 +290,7 @@ pub fn goldsrc_sequence_of(s: &studio_model::Sequence, files: &[String], options
 }
 
 /// A `$sequence` line and, when it has events, its block of `{ event NAME FRAME "OPTIONS" }`.
-pub(crate) fn with_events<'a>(
-    line: String,
-    events: impl ExactSizeIterator<Item = (String, String, &'a str)>,
-) -> String {
+fn with_events<'a>(line: String, events: impl ExactSizeIterator<Item = (String, String, &'a str)>) -> String {
     if events.len() == 0 {
         return line + "\n";
     }
