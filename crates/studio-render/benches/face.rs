@@ -7,6 +7,8 @@
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+mod common;
 use glam::Vec3;
 use studio_render::source::{SourceFrame, missing_material, render_model};
 use studio_render::source_face::SourceFace;
@@ -78,15 +80,16 @@ fn bench(c: &mut Criterion) {
                             eye,
                         );
                     }
-                    let mut encoder = context.device.create_command_encoder(&Default::default());
-                    renderer.prepare(&mut encoder, &gpu, &frame.frame_pose(), clip, view, &options);
-                    target.pass(&mut encoder, options.background, |pass| renderer.draw(pass, &gpu, &options));
-                    renderer.finish(&encoder);
-                    let commands = encoder.finish();
                     spent += started.elapsed();
-                    context.queue.submit([commands]);
-                    let _ =
-                        context.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
+                    let pose = frame.frame_pose();
+                    spent += common::timed_frame(
+                        (&context, &target),
+                        &mut renderer,
+                        &gpu,
+                        &pose,
+                        (clip, view),
+                        &options,
+                    );
                 }
                 spent
             })

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+mod common;
 use glam::{Affine3A, Vec3};
 use studio_model::Model;
 use studio_pose::{Pose, PoseEvaluator, PoseRequest};
@@ -61,23 +63,19 @@ fn frame(c: &mut Criterion) {
         let frame = studio_render::goldsrc::frame_pose(model, pose, Some(3));
         let camera = OrbitCamera::framing(model.header.bbmin, model.header.bbmax, 30.0, 15.0);
         let (clip, view) = (camera.clip_from_model(16.0 / 9.0), camera.view_from_model());
-        // A frame's CPU side as the app makes it: the writes, the pass and the hand-back of
-        // the staging buffers are timed; the submission and the wait for lavapipe (which runs
-        // the GPU's side on the CPU too) are not.
+        // A frame's CPU side as the app makes it (`common::timed_frame`).
         group.bench_function(format!("{name}/prepare+record"), |b| {
             b.iter_custom(|iterations| {
                 let mut spent = std::time::Duration::ZERO;
                 for _ in 0..iterations {
-                    let started = std::time::Instant::now();
-                    let mut encoder = context.device.create_command_encoder(&Default::default());
-                    renderer.prepare(&mut encoder, &gpu, &frame, clip, view, &options);
-                    target.pass(&mut encoder, options.background, |pass| renderer.draw(pass, &gpu, &options));
-                    renderer.finish(&encoder);
-                    let commands = encoder.finish();
-                    spent += started.elapsed();
-                    context.queue.submit([commands]);
-                    let _ =
-                        context.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: None });
+                    spent += common::timed_frame(
+                        (&context, &target),
+                        &mut renderer,
+                        &gpu,
+                        &frame,
+                        (clip, view),
+                        &options,
+                    );
                 }
                 spent
             });
