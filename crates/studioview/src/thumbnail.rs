@@ -178,6 +178,10 @@ pub struct Thumbnails {
     pub drawn: usize,
     /// Read back from the cache.
     pub from_cache: usize,
+    /// The worker, joined on drop: its GPU context is destroyed before the owner goes on. A
+    /// context still being torn down on its thread while the process exits corrupted the
+    /// software Vulkan driver's heap (the browser test crashed after its tests had passed).
+    worker: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Thumbnails {
@@ -189,11 +193,11 @@ impl Thumbnails {
         let wanted: Arc<(Mutex<Wanted>, std::sync::Condvar)> = Arc::default();
         let (send, results) = channel();
         let queue = Arc::clone(&wanted);
-        std::thread::Builder::new()
+        let worker = std::thread::Builder::new()
             .name("thumbnails".into())
             .spawn(move || work(&queue, &send, cache.as_deref(), &extra, &*wake))
             .ok();
-        Self { wanted, results, pending: HashSet::new(), drawn: 0, from_cache: 0 }
+        Self { wanted, results, pending: HashSet::new(), drawn: 0, from_cache: 0, worker }
     }
 
     /// Asks for the thumbnail of `path` (again, first, if it was asked for and is not made).
@@ -252,6 +256,11 @@ impl Drop for Thumbnails {
         wanted.stack.clear();
         wanted.closed = true;
         ready.notify_all();
+        drop(wanted);
+        // The worker ends after the thumbnail it is drawing, if any (a fraction of a second).
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
     }
 }
 
