@@ -261,6 +261,7 @@ impl StudioApp {
     pub fn show(&mut self, ui: &mut egui::Ui, render_state: Option<&eframe::egui_wgpu::RenderState>) {
         let ctx = ui.ctx().clone();
         let mut commands = ui::Commands::new();
+        ui::menu::show_due_dialog(&ctx, &mut self.state, &mut commands);
         self.input(&ctx, &mut commands);
         // Wall-clock time since the last frame: at 8 frames per second the animation still runs
         // at its own speed, not in slow motion.

@@ -150,6 +150,8 @@ pub struct AppState {
     pub quit: bool,
     /// QC lines offered for edits that only a QC rebuild can save (Source).
     pub qc_offer: Option<String>,
+    /// A file dialog a menu asked for, shown once the menu has closed.
+    pub dialog_due: Option<crate::app::ui::menu::DialogDue>,
     /// The decompile running (File ▸ Decompile…).
     pub decompiling: Option<crate::app::decompile_job::DecompileJob>,
     /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
@@ -197,6 +199,7 @@ impl AppState {
             pending: None,
             quit: false,
             qc_offer: None,
+            dialog_due: None,
             decompiling: None,
             backed_up: Vec::new(),
             browser: Default::default(),

@@ -5,6 +5,54 @@ use super::Commands;
 use crate::app::command::Command;
 use crate::app::state::{AppState, Level};
 
+/// A file dialog asked for from a menu. A dialog blocks the window until it closes, so it is
+/// shown once a frame without the menu has been drawn: otherwise the menu would stay open behind
+/// it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileDialog {
+    /// File ▸ Open…
+    Open,
+    /// File ▸ Save As… (and Save for the demo model)
+    SaveAs,
+    /// File ▸ Export glTF…
+    Export,
+    /// File ▸ Decompile…
+    Decompile,
+}
+
+/// A dialog asked for, and the frames drawn since.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DialogDue {
+    /// The dialog.
+    pub dialog: FileDialog,
+    frames_drawn: u8,
+}
+
+/// Asks for `dialog` (from a menu that closes in this frame), and for the frames that show it.
+pub fn ask(ctx: &egui::Context, state: &mut AppState, dialog: FileDialog) {
+    state.dialog_due = Some(DialogDue { dialog, frames_drawn: 0 });
+    ctx.request_repaint();
+}
+
+/// At the start of a frame: shows the dialog asked for once the frame after the menu's closing
+/// has been drawn, or asks for that frame.
+pub fn show_due_dialog(ctx: &egui::Context, state: &mut AppState, commands: &mut Commands) {
+    let Some(due) = &mut state.dialog_due else { return };
+    if due.frames_drawn == 0 {
+        due.frames_drawn = 1;
+        ctx.request_repaint();
+        return;
+    }
+    let dialog = due.dialog;
+    state.dialog_due = None;
+    match dialog {
+        FileDialog::Open => open_dialog(state, commands),
+        FileDialog::SaveAs => save_as_dialog(state, commands),
+        FileDialog::Export => export_dialog(state, commands),
+        FileDialog::Decompile => decompile_dialog(state, commands),
+    }
+}
+
 /// Whether a file dialog can be shown: a desktop portal (D-Bus session) or zenity.
 pub fn dialog_available() -> bool {
     std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
@@ -123,7 +171,7 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
             if ui.button("Open… (Ctrl+O)").clicked() {
-                open_dialog(state, commands);
+                ask(ui.ctx(), state, FileDialog::Open);
                 ui.close();
             }
             if ui.button("Open the demo model").clicked() {
@@ -173,16 +221,20 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             ui.separator();
             let marker = if state.is_dirty() { " •" } else { "" };
             if ui.add(egui::Button::new(format!("Save{marker}")).shortcut_text("Ctrl+S")).clicked() {
-                save(state, commands);
+                if state.path().is_some() {
+                    commands.push(Command::Save);
+                } else {
+                    ask(ui.ctx(), state, FileDialog::SaveAs);
+                }
                 ui.close();
             }
             if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
-                save_as_dialog(state, commands);
+                ask(ui.ctx(), state, FileDialog::SaveAs);
                 ui.close();
             }
             ui.separator();
             if ui.button("Export glTF…").clicked() {
-                export_dialog(state, commands);
+                ask(ui.ctx(), state, FileDialog::Export);
                 ui.close();
             }
             let idle = state.decompiling.is_none();
@@ -191,7 +243,7 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 .on_hover_text("Write the model's QC, SMD and texture files into a folder")
                 .clicked()
             {
-                decompile_dialog(state, commands);
+                ask(ui.ctx(), state, FileDialog::Decompile);
                 ui.close();
             }
             if ui.button("Screenshot to PNG").clicked() {
