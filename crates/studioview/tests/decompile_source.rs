@@ -424,3 +424,63 @@ fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
     let rules = qc.lines().filter(|l| l.trim_start().starts_with('%') || l.contains("// %")).count();
     assert_eq!(rules, model.flexes.rules.len(), "every rule, as a line or a comment");
 }
+
+#[test]
+fn a_stereo_flex_named_as_studiomdl_pairs_is_a_flexpair_whose_split_gives_its_sides() {
+    use studioview::decompile::stereo_split::side_byte;
+    let Some(shared) = studio_testing::shared() else { return };
+    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-stereo");
+    let dir = game.join("models/fixture");
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
+        .expect("the .ani");
+    let path = studio_testing::source_face::write_face(&shared, &dir);
+    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };
+    let mut model = loaded.model;
+    // studiomdl's `flexpair "smile"` names the flex smileR and its partner smileL.
+    let body = &model.body_parts[0].models[0];
+    let (own, partner) = body
+        .meshes
+        .iter()
+        .flat_map(|m| &m.flexes)
+        .find_map(|f| f.pair.map(|p| (f.desc, p)))
+        .expect("the fixture has a stereo flex");
+    model.flexes.descs[own] = "smileR".into();
+    model.flexes.descs[partner] = "smileL".into();
+    // Its vertices' x in the .vta (the model's y, flexed), and sides as a split made them.
+    let mut moved = Vec::new();
+    for (m, mesh) in body.meshes.iter().enumerate() {
+        let (vertices, _) = model.mesh_vertices(0, 0, m).expect("vertices");
+        for (f, flex) in mesh.flexes.iter().enumerate() {
+            if flex.pair.is_some() {
+                for (k, va) in flex.vertices.iter().enumerate() {
+                    let v = vertices[usize::from(va.index)];
+                    moved.push((m, f, k, (v.position + va.delta).y));
+                }
+            }
+        }
+    }
+    let widest = moved.iter().map(|&(.., x)| x.abs()).fold(0.0f32, f32::max);
+    assert!(widest > 0.0, "the stereo flex moves vertices off the middle");
+    let made_with = 1.5 * widest;
+    let mut points = Vec::new();
+    for &(m, f, k, x) in &moved {
+        let side = side_byte(made_with, x);
+        model.body_parts[0].models[0].meshes[m].flexes[f].vertices[k].side = side;
+        points.push((x, side));
+    }
+    assert!(points.iter().any(|&(_, b)| b > 0 && b < 255), "a vertex inside the blend: {points:?}");
+
+    let files = source::decompile(&model, None, "face", &mut |_| {}).expect("decompiles");
+    let qc = std::str::from_utf8(files.file("face.qc").expect("the QC")).expect("text");
+    let line = qc.lines().find(|l| l.trim_start().starts_with("flexpair")).unwrap_or_else(|| panic!("{qc}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!((words[1], words[3]), ("\"smile\"", "frame"), "{line}");
+    let split: f32 = words[2].parse().expect("a number");
+    for &(x, side) in &points {
+        assert_eq!(side_byte(split, x), side, "{line}: x {x}");
+    }
+    assert!(!line.contains("//"), "every side reproduced: {line}");
+    assert!(!qc.contains("flex \"smileR\""), "the pair is not also a plain flex");
+    eprintln!("split {split} (made with {made_with}) for {} vertices", points.len());
+}

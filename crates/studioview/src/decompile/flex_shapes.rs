@@ -11,6 +11,7 @@ use studio_smd::{Frame, ShapeFrame, ShapeVertex, Smd};
 use studio_source::SourceModel;
 
 use super::source::{nodes, skeleton, turned};
+use super::stereo_split::{Split, split_of};
 
 /// The flex shapes of one body part model.
 #[derive(Clone, Debug)]
@@ -19,9 +20,18 @@ pub struct FlexShapes {
     pub file: String,
     /// Its contents.
     pub vta: Smd,
-    /// Per frame from 1, the flex description it is, and its right-hand partner for a stereo
-    /// flex.
-    pub frames: Vec<(usize, Option<usize>)>,
+    /// Per frame from 1, the flex it is.
+    pub frames: Vec<ShapeKey>,
+}
+
+/// The flex a `.vta` frame is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeKey {
+    /// Its flex description.
+    pub desc: usize,
+    /// A stereo flex's partner description, and the split that gives its vertices their sides
+    /// ([`super::stereo_split`]).
+    pub pair: Option<(usize, Split)>,
 }
 
 /// The flex shapes of model `index` of body part `part`, in the file `file`; `None` when its
@@ -29,6 +39,8 @@ pub struct FlexShapes {
 pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -> Option<FlexShapes> {
     let body = model.body_parts.get(part)?.models.get(index)?;
     let mut frames: Vec<(usize, Option<usize>)> = Vec::new();
+    // Per frame, each moved vertex's x in the file and its side byte (stereo flexes).
+    let mut sides: Vec<Vec<(f32, u8)>> = Vec::new();
     let mut base = Vec::new();
     let mut moved: Vec<BTreeMap<usize, ShapeVertex>> = Vec::new();
     for (m, mesh) in body.meshes.iter().enumerate() {
@@ -47,6 +59,7 @@ pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -
                 None => {
                     frames.push((flex.desc, flex.pair));
                     moved.push(BTreeMap::new());
+                    sides.push(Vec::new());
                     frames.len() - 1
                 }
             };
@@ -57,6 +70,10 @@ pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -
                     position: turned(v.position + va.delta),
                     normal: turned(v.normal + va.normal_delta),
                 };
+                if flex.pair.is_some() {
+                    // The file's x is exact in f32: it is the model's y.
+                    sides[frame].push((shape.position[0] as f32, va.side));
+                }
                 moved[frame].insert(shape.index, shape);
             }
         }
@@ -74,5 +91,10 @@ pub fn flex_shapes(model: &SourceModel, part: usize, index: usize, file: &str) -
         }),
     );
     let vta = Smd { nodes: nodes(model), frames: times, triangles: Vec::new(), shapes };
+    let frames = frames
+        .into_iter()
+        .zip(&sides)
+        .map(|((desc, pair), points)| ShapeKey { desc, pair: pair.map(|p| (p, split_of(points))) })
+        .collect();
     Some(FlexShapes { file: file.to_owned(), vta, frames })
 }

@@ -11,6 +11,7 @@ pub mod goldsrc_qc;
 pub mod names;
 pub mod source;
 pub mod source_qc;
+pub mod stereo_split;
 pub mod turn;
 
 pub use studio_smd::{bmp, smd, smd_read};

@@ -9,6 +9,7 @@ use studio_source::{FlexOp, SourceModel};
 
 use super::flex_shapes::FlexShapes;
 use super::source::{Layout, animation_stem, lods_of, material_name};
+use super::stereo_split;
 use crate::edit::qc::{box_lines, q, source_skeleton_lines, v};
 
 /// Source's motion flags (`studio.h`) by their QC names.
@@ -209,17 +210,36 @@ fn face_lines(out: &mut String, model: &SourceModel, part: usize, shapes: Option
             "\tflexfile {} {{\n\t\tdefaultflex frame 0",
             q(shapes.file.trim_end_matches(".vta"))
         );
-        for (f, &(d, pair)) in shapes.frames.iter().enumerate() {
-            let _ = writeln!(out, "\t\tflex {} frame {}", q(&desc(d)), f + 1);
+        for (f, key) in shapes.frames.iter().enumerate() {
+            let d = key.desc;
             shaped.insert(d);
-            if let Some(pair) = pair {
-                let _ = writeln!(
-                    out,
-                    "\t\t// {} is a stereo flex: its right side drives {} (studiomdl's flexpair splits a shape so)",
-                    desc(d),
-                    desc(pair)
-                );
-                shaped.insert(pair);
+            let Some((pair, split)) = key.pair else {
+                let _ = writeln!(out, "\t\tflex {} frame {}", q(&desc(d)), f + 1);
+                continue;
+            };
+            shaped.insert(pair);
+            let (own, partner) = (desc(d), desc(pair));
+            match stereo_split::pair_stem(&own, &partner) {
+                Some(stem) => {
+                    let _ = write!(out, "\t\tflexpair {} {} frame {}", q(stem), split.split, f + 1);
+                    if split.matched < split.of {
+                        let _ = write!(
+                            out,
+                            " // this split gives {} of the {} moved vertices their side",
+                            split.matched, split.of
+                        );
+                    }
+                    out.push('\n');
+                }
+                None => {
+                    let _ = writeln!(out, "\t\tflex {} frame {}", q(&own), f + 1);
+                    let _ = writeln!(
+                        out,
+                        "\t\t// {own} is a stereo flex paired with {partner}, split {}: studiomdl's flexpair \
+                         names a pair NAMER and NAMEL, which these names are not",
+                        split.split
+                    );
+                }
             }
         }
         out.push_str("\t}\n");
