@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bones_binding;
 mod camera;
 mod context;
 pub mod goldsrc;

@@ -82,12 +82,13 @@ pub(crate) struct Pipelines {
 }
 
 impl Pipelines {
-    /// Compiles the shaders; makes no pipeline yet. The mesh takes bind groups `frame` and
+    /// Compiles the shaders, the mesh's from `mesh_source` (its bones' binding is the device's,
+    /// [`crate::bones_binding`]); makes no pipeline yet. The mesh takes bind groups `frame` and
     /// `texture`, the overlays `frame` alone.
     pub(crate) fn new(
         device: &wgpu::Device,
-        format: wgpu::TextureFormat,
-        sample_count: u32,
+        (format, sample_count): (wgpu::TextureFormat, u32),
+        mesh_source: &str,
         frame: &wgpu::BindGroupLayout,
         texture: &wgpu::BindGroupLayout,
     ) -> Self {
@@ -108,7 +109,7 @@ impl Pipelines {
             device: device.clone(),
             format,
             sample_count,
-            mesh_module: module("mesh.wgsl", shaders::MESH),
+            mesh_module: module("mesh.wgsl", mesh_source),
             overlay_module: module("overlay.wgsl", shaders::OVERLAY),
             mesh_layout: layout("mesh pipeline layout", &[Some(frame), Some(texture)]),
             overlay_layout: layout("overlay pipeline layout", &[Some(frame)]),

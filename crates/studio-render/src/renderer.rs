@@ -4,6 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
+use crate::bones_binding::BonesBinding;
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
 use crate::gpu_types::{BonesBuffer, FrameUniform, MAX_BONES, OverlayVertex};
@@ -160,16 +161,13 @@ impl Renderer {
     /// are made as draws first need them.
     pub fn new(context: &GpuContext, format: wgpu::TextureFormat, sample_count: u32) -> Self {
         let device = &context.device;
+        let bones_binding = BonesBinding::of(context);
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("frame bind group layout"),
             entries: &[
                 buffer_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT, wgpu::BufferBindingType::Uniform),
-                // The bones: a storage buffer (see mesh.wgsl for why).
-                buffer_entry(
-                    1,
-                    wgpu::ShaderStages::VERTEX,
-                    wgpu::BufferBindingType::Storage { read_only: true },
-                ),
+                // The bones: a storage buffer where the device allows (see mesh.wgsl for why).
+                buffer_entry(1, wgpu::ShaderStages::VERTEX, bones_binding.binding_type()),
             ],
         });
         let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -198,7 +196,7 @@ impl Renderer {
         let bones_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bones"),
             size: size_of::<BonesBuffer>() as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            usage: bones_binding.usage() | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let frame_group = |label, frame: &wgpu::Buffer, bones: &wgpu::Buffer| {
@@ -226,7 +224,7 @@ impl Renderer {
             &wgpu::util::BufferInitDescriptor {
                 label: Some("ground grid bones"),
                 contents: bytemuck::bytes_of(&*grid_bones),
-                usage: wgpu::BufferUsages::STORAGE,
+                usage: bones_binding.usage(),
             },
         );
         let grid_bind_group = frame_group("ground grid bind group", &grid_frame_buffer, &grid_bones_buffer);
@@ -244,7 +242,13 @@ impl Renderer {
             ..Default::default()
         });
         Self {
-            pipelines: Pipelines::new(device, format, sample_count, &frame_layout, &texture_layout),
+            pipelines: Pipelines::new(
+                device,
+                (format, sample_count),
+                &bones_binding.mesh_source(),
+                &frame_layout,
+                &texture_layout,
+            ),
             device: context.device.clone(),
             queue: context.queue.clone(),
             format,

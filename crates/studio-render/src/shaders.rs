@@ -8,6 +8,15 @@ pub const MESH: &str =
 pub const OVERLAY: &str =
     concat!(include_str!("../../../shaders/frame.wgsl"), include_str!("../../../shaders/overlay.wgsl"));
 
+/// The bones' declaration in `mesh.wgsl`, a read-only storage buffer.
+pub const BONES_STORAGE: &str = "var<storage, read> bones: Bones;";
+
+/// The mesh shader reading the bones from a uniform buffer instead, for devices without
+/// storage buffers in vertex shaders ([`crate::bones_binding`]).
+pub fn mesh_with_uniform_bones() -> String {
+    MESH.replacen(BONES_STORAGE, "var<uniform> bones: Bones;", 1)
+}
+
 /// Every shader module with the files it is made of, for validation.
 pub const ALL: [(&str, &[&str], &str); 2] =
     [("mesh", &["frame.wgsl", "mesh.wgsl"], MESH), ("overlay", &["frame.wgsl", "overlay.wgsl"], OVERLAY)];

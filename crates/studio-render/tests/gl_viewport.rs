@@ -32,3 +32,56 @@ fn a_sampled_target_works_on_opengl() {
     let error = pollster::block_on(scope.pop());
     assert!(error.is_none(), "{error:?}");
 }
+
+/// OpenGL ES-class devices (Mesa's llvmpipe through wgpu's OpenGL backend) have no storage
+/// buffers in vertex shaders: the renderer reads the bones from a uniform buffer there, and a
+/// skinned model draws without a validation error (it used to be refused at the renderer's
+/// first bind group layout, and the viewer died).
+#[test]
+fn the_mesh_draws_skinned_on_opengl() {
+    // The device eframe makes on OpenGL: WebGL 2's limits, no storage buffers at all.
+    let context = gl_context().and_then(|gl| {
+        let descriptor = wgpu::DeviceDescriptor {
+            required_limits: wgpu::Limits::downlevel_webgl2_defaults().using_resolution(gl.adapter.limits()),
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(gl.adapter.request_device(&descriptor)).ok()?;
+        Some(GpuContext { device, queue, ..gl })
+    });
+    let Some(context) = context else {
+        assert!(std::env::var_os("CI").is_none(), "no OpenGL adapter in CI (Mesa's EGL and llvmpipe)");
+        eprintln!("note: no OpenGL adapter; skipping");
+        return;
+    };
+    let binding = studio_render::bones_binding::BonesBinding::of(&context);
+    eprintln!("OpenGL adapter {:?}: bones as {binding:?}", context.adapter.get_info().name);
+    assert_eq!(binding, studio_render::bones_binding::BonesBinding::Uniform);
+    let scope = context.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let Some(shared) = studio_testing::shared() else { return };
+    let model = std::sync::Arc::new(studio_model::load(&shared.join("models/ns/soldier.mdl")).unwrap().model);
+    let mut pose = studio_pose::Pose::new(&model);
+    let request = studio_pose::PoseRequest {
+        sequence: 0,
+        frame: 0.0,
+        blend: [0, 0],
+        controllers: studio_pose::ControllerBytes::default(),
+    };
+    studio_pose::PoseEvaluator::new(model.clone()).evaluate(&request, &mut pose).unwrap();
+    let samples = context.sample_count(studio_render::OFFSCREEN_FORMAT);
+    let mut renderer = studio_render::Renderer::new(&context, studio_render::OFFSCREEN_FORMAT, samples);
+    let gpu = renderer.upload(&studio_render::goldsrc::render_model(&model));
+    let target = OffscreenTarget::new(&context, 160, 120, samples);
+    let points: Vec<glam::Vec3> = pose.bones.iter().map(|b| b.translation.into()).collect();
+    let min = points.iter().fold(glam::Vec3::INFINITY, |a, &p| a.min(p));
+    let max = points.iter().fold(glam::Vec3::NEG_INFINITY, |a, &p| a.max(p));
+    let camera = studio_render::OrbitCamera::framing(min, max, 30.0, 15.0);
+    let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(0));
+    let options = studio_render::RenderOptions::default();
+    let scene = studio_render::Scene { pose: frame, camera: &camera, options: &options };
+    let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene).expect("renders");
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "{error:?}");
+    let background = &image.pixels[..4];
+    let drawn = image.pixels.chunks(4).filter(|p| p != &background).count();
+    assert!(drawn > 200, "{drawn} pixels drawn");
+}

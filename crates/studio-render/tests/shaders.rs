@@ -2,7 +2,11 @@
 
 #[test]
 fn every_shader_validates() {
-    for (name, _, source) in studio_render::shaders::ALL {
+    let uniform_bones = studio_render::shaders::mesh_with_uniform_bones();
+    assert!(uniform_bones.contains("var<uniform> bones: Bones;"), "the declaration is replaced");
+    let mut all: Vec<(&str, &str)> = studio_render::shaders::ALL.iter().map(|&(n, _, s)| (n, s)).collect();
+    all.push(("mesh with uniform bones", &uniform_bones));
+    for (name, source) in all {
         let module = naga::front::wgsl::parse_str(source)
             .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
         naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())

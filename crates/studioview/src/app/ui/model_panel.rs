@@ -81,9 +81,11 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
         row("sequences", model.sequences.len().to_string());
         row("attachments", model.attachments.len().to_string());
         row("textures", model.textures.len().to_string());
-        row("eye position", h.eye_position.to_string());
-        row("hull", format!("{} .. {}", h.min, h.max));
-        row("bounding box", format!("{} .. {}", h.bbmin, h.bbmax));
+        // Adding zero shows a negated zero (soldier's eye position) as 0.
+        let z = |v: glam::Vec3| v + glam::Vec3::ZERO;
+        row("eye position", z(h.eye_position).to_string());
+        row("hull", format!("{} .. {}", z(h.min), z(h.max)));
+        row("bounding box", format!("{} .. {}", z(h.bbmin), z(h.bbmax)));
         row("flags", format!("{:#x}", h.flags));
     }
     for companion in &state.loaded.companions {
