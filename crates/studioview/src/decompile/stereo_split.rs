@@ -116,7 +116,7 @@ pub fn split_of(points: &[(f32, u8)]) -> Split {
     let matched = |split: f32| points.iter().filter(|&&(x, b)| side_byte(split, x) == b).count();
     let mut best = Split { split: 1.0, matched: 0, of: points.len() };
     let mut best_matched = None;
-    for split in candidates {
+    for split in candidates.into_iter().filter(|s| s.is_finite() && *s != 0.0) {
         let m = matched(split);
         if best_matched.is_none_or(|b| m > b) {
             best = Split { split, matched: m, of: points.len() };
@@ -171,8 +171,11 @@ mod tests {
         let found = split_of(&points);
         assert_eq!(found.matched, 3, "{found:?}");
         assert!(found.split != 0.0);
-        // No vertices: a split all the same.
+        // No vertices: a split all the same; damaged positions give one too.
         assert_eq!(split_of(&[]).of, 0);
+        let damaged = [(f32::NAN, 100), (f32::INFINITY, 20), (f32::MAX, 128), (f32::MIN_POSITIVE, 3)];
+        let found = split_of(&damaged);
+        assert!(found.split.is_finite() && found.split != 0.0, "{found:?}");
     }
 
     #[test]
