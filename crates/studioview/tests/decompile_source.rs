@@ -348,18 +348,23 @@ fn a_static_collision_model_stays_in_model_space_and_bad_ones_are_refused() {
     }
 }
 
-#[test]
-fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
-    let Some(shared) = studio_testing::shared() else { return };
-    // The face fixture in a game folder with anim48's .ani, which its animations need.
-    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-face");
+/// The face fixture, written into a game folder of its own (`scratch`) with anim48's .ani,
+/// which its animations need: its path and the model loaded from it.
+fn face_fixture(shared: &std::path::Path, scratch: &str) -> (std::path::PathBuf, SourceModel) {
+    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), scratch);
     let dir = game.join("models/fixture");
     std::fs::create_dir_all(&dir).expect("a folder");
     std::fs::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
         .expect("the .ani");
-    let path = studio_testing::source_face::write_face(&shared, &dir);
+    let path = studio_testing::source_face::write_face(shared, &dir);
     let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };
-    let model = loaded.model;
+    (path, loaded.model)
+}
+
+#[test]
+fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let (path, model) = face_fixture(&shared, "decompile-face");
     let files = studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect("decompiles");
     let vta_name = files.files.iter().find(|f| f.name.ends_with(".vta")).expect("a .vta").name.clone();
     let vta = smd_read::read(std::str::from_utf8(files.file(&vta_name).expect("the .vta")).expect("text"))
@@ -429,14 +434,7 @@ fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
 fn a_stereo_flex_named_as_studiomdl_pairs_is_a_flexpair_whose_split_gives_its_sides() {
     use studioview::decompile::stereo_split::side_byte;
     let Some(shared) = studio_testing::shared() else { return };
-    let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-stereo");
-    let dir = game.join("models/fixture");
-    std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
-        .expect("the .ani");
-    let path = studio_testing::source_face::write_face(&shared, &dir);
-    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };
-    let mut model = loaded.model;
+    let (_, mut model) = face_fixture(&shared, "decompile-stereo");
     // studiomdl's `flexpair "smile"` names the flex smileR and its partner smileL.
     let body = &model.body_parts[0].models[0];
     let (own, partner) = body
