@@ -189,13 +189,13 @@ impl StudioApp {
             commands.push(Command::ToggleBrowser);
         }
         if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O)) {
-            ui::menu::open_dialog(&mut self.state, commands);
+            ui::menu::ask(ctx, &mut self.state, ui::menu::FileDialog::Open);
         }
         let shift_command = egui::Modifiers::COMMAND | egui::Modifiers::SHIFT;
         if ctx.input_mut(|i| i.consume_key(shift_command, egui::Key::S)) {
-            ui::menu::save_as_dialog(&mut self.state, commands);
+            ui::menu::ask(ctx, &mut self.state, ui::menu::FileDialog::SaveAs);
         } else if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::S)) {
-            ui::menu::save(&mut self.state, commands);
+            ui::menu::save(ctx, &mut self.state, commands);
         }
         // In a text field, Ctrl+Z undoes typing there.
         if !typing {

@@ -5,9 +5,9 @@ use super::Commands;
 use crate::app::command::Command;
 use crate::app::state::{AppState, Level};
 
-/// A file dialog asked for from a menu. A dialog blocks the window until it closes, so it is
-/// shown once a frame without the menu has been drawn: otherwise the menu would stay open behind
-/// it.
+/// A file dialog asked for from a menu or its shortcut. A dialog blocks the window until it
+/// closes, so it is shown once a frame without the menu has been drawn: otherwise the menu would
+/// stay open behind it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileDialog {
     /// File ▸ Open…
@@ -28,7 +28,8 @@ pub struct DialogDue {
     frames_drawn: u8,
 }
 
-/// Asks for `dialog` (from a menu that closes in this frame), and for the frames that show it.
+/// Asks for `dialog` (from a menu that closes in this frame, or a shortcut), and for the frames
+/// that show it.
 pub fn ask(ctx: &egui::Context, state: &mut AppState, dialog: FileDialog) {
     state.dialog_due = Some(DialogDue { dialog, frames_drawn: 0 });
     ctx.request_repaint();
@@ -61,7 +62,7 @@ pub fn dialog_available() -> bool {
 }
 
 /// Shows File ▸ Open's dialog, or says why there is none.
-pub fn open_dialog(state: &mut AppState, commands: &mut Commands) {
+fn open_dialog(state: &mut AppState, commands: &mut Commands) {
     if !dialog_available() {
         state.say(
             Level::Error,
@@ -78,7 +79,7 @@ pub fn open_dialog(state: &mut AppState, commands: &mut Commands) {
 }
 
 /// Shows File ▸ Export glTF's save dialog, or says why there is none.
-pub fn export_dialog(state: &mut AppState, commands: &mut Commands) {
+fn export_dialog(state: &mut AppState, commands: &mut Commands) {
     if !dialog_available() {
         state.say(
             Level::Error,
@@ -99,7 +100,7 @@ pub fn export_dialog(state: &mut AppState, commands: &mut Commands) {
 }
 
 /// Shows File ▸ Decompile's folder dialog, or says why there is none.
-pub fn decompile_dialog(state: &mut AppState, commands: &mut Commands) {
+fn decompile_dialog(state: &mut AppState, commands: &mut Commands) {
     if !dialog_available() {
         state.say(
             Level::Error,
@@ -117,7 +118,7 @@ pub fn decompile_dialog(state: &mut AppState, commands: &mut Commands) {
 }
 
 /// Shows File ▸ Save As's dialog, or says why there is none.
-pub fn save_as_dialog(state: &mut AppState, commands: &mut Commands) {
+fn save_as_dialog(state: &mut AppState, commands: &mut Commands) {
     if !dialog_available() {
         state.say(Level::Error, "no file dialog is available here (no desktop portal and no zenity)");
         return;
@@ -133,12 +134,12 @@ pub fn save_as_dialog(state: &mut AppState, commands: &mut Commands) {
     }
 }
 
-/// File ▸ Save: over the open file, or Save As for the demo model.
-pub fn save(state: &mut AppState, commands: &mut Commands) {
+/// File ▸ Save: over the open file, or Save As's dialog for the demo model.
+pub fn save(ctx: &egui::Context, state: &mut AppState, commands: &mut Commands) {
     if state.path().is_some() {
         commands.push(Command::Save);
     } else {
-        save_as_dialog(state, commands);
+        ask(ctx, state, FileDialog::SaveAs);
     }
 }
 
@@ -221,11 +222,7 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             ui.separator();
             let marker = if state.is_dirty() { " •" } else { "" };
             if ui.add(egui::Button::new(format!("Save{marker}")).shortcut_text("Ctrl+S")).clicked() {
-                if state.path().is_some() {
-                    commands.push(Command::Save);
-                } else {
-                    ask(ui.ctx(), state, FileDialog::SaveAs);
-                }
+                save(ui.ctx(), state, commands);
                 ui.close();
             }
             if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
