@@ -114,19 +114,18 @@ pub fn split_of(points: &[(f32, u8)]) -> Split {
     candidates.push(1.0);
     candidates.push(-1.0);
     let matched = |split: f32| points.iter().filter(|&&(x, b)| side_byte(split, x) == b).count();
-    let mut best = Split { split: 1.0, matched: 0, of: points.len() };
-    let mut best_matched = None;
+    let mut best: Option<Split> = None;
     for split in candidates.into_iter().filter(|s| s.is_finite() && *s != 0.0) {
         let m = matched(split);
-        if best_matched.is_none_or(|b| m > b) {
-            best = Split { split, matched: m, of: points.len() };
-            best_matched = Some(m);
+        if best.is_none_or(|b| m > b.matched) {
+            best = Some(Split { split, matched: m, of: points.len() });
             if m == points.len() {
                 break;
             }
         }
     }
-    best
+    // The candidates always hold ±1, so there is a best; the fallback is for the type.
+    best.unwrap_or(Split { split: 1.0, matched: 0, of: points.len() })
 }
 
 /// The `NAME` of a `flexpair`: the flex's description without its `R` where its partner's is
