@@ -135,8 +135,11 @@ pub enum Problem {
         found: String,
     },
     /// The version is not 10.
-    #[error("version {0}; only version 10 (Half-Life) is supported")]
+    #[error("{}", version_message(*.0))]
     BadVersion(i32),
+    /// The file has no bytes at all.
+    #[error("the file is empty (0 bytes)")]
+    Empty,
     /// A count or offset field holds a negative value.
     #[error("{field} is {value}, which cannot be negative")]
     Negative {
@@ -207,6 +210,18 @@ pub enum Problem {
         /// How many there are.
         count: usize,
     },
+}
+
+/// What a version other than 10 is, naming both families this program reads: versions below
+/// 10 are Half-Life's early formats (alphas and demos before its release), 44 to 49 are Source
+/// models (read by studio-source).
+fn version_message(version: i32) -> String {
+    const SUPPORTED: &str = "supported are 10 (Half-Life) and 44–49 (Source)";
+    if (1..10).contains(&version) {
+        format!("version {version} is an early Half-Life format; {SUPPORTED}")
+    } else {
+        format!("version {version}; {SUPPORTED}")
+    }
 }
 
 /// What is wrong with one animation channel's runs (goldsrc-sequences.md, "Animation data").

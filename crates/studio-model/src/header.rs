@@ -74,6 +74,9 @@ fn check_id(file: &FileData<'_>, id: [u8; 4], expected: &'static str) -> Result<
 
 /// Reads and checks a studio header (`IDST`, version 10) at the start of `file`.
 pub(crate) fn read_studio_header(file: &FileData<'_>) -> Result<RawHeader> {
+    if file.len() == 0 {
+        return Err(file.error(Record::Header, None, 0, Problem::Empty));
+    }
     let raw: RawHeader = file.read(Record::Header, None, 0)?;
     check_id(file, raw.id, "IDST")?;
     if raw.version != STUDIO_VERSION {

@@ -177,6 +177,26 @@ fn wrong_identifier_or_version_is_an_error() {
     );
     let Some(result) = groups(|m, _| patch(m, 4, 44)) else { return };
     assert_eq!(result.unwrap_err().problem, Problem::BadVersion(44));
+    // Both families are named, and an early Half-Life version is called one.
+    for (version, says) in [
+        (6, "version 6 is an early Half-Life format; supported are 10 (Half-Life) and 44–49 (Source)"),
+        (4, "version 4 is an early Half-Life format"),
+        (9, "version 9 is an early Half-Life format"),
+        (52, "version 52; supported are 10 (Half-Life) and 44–49 (Source)"),
+    ] {
+        let Some(result) = groups(|m, _| patch(m, 4, version)) else { return };
+        let message = result.unwrap_err().to_string();
+        assert!(message.starts_with("header at byte 4: ") && message.contains(says), "{message}");
+    }
+}
+
+#[test]
+fn an_empty_file_is_said_to_be_empty() {
+    let error = studio_model::Model::parse(&[]).unwrap_err();
+    assert_eq!(error.problem, Problem::Empty);
+    assert_eq!(error.to_string(), "header at byte 0: the file is empty (0 bytes)");
+    // One byte is not empty: it is too short.
+    assert!(matches!(studio_model::Model::parse(&[0]).unwrap_err().problem, Problem::Truncated { .. }));
 }
 
 #[test]

@@ -31,8 +31,14 @@ fn frame(model: &SourceModel) -> SourceFrame {
     let mut evaluator = SourceEvaluator::new(model);
     let params: Vec<f32> = evaluator.rig().pose_parameters.iter().map(params::default_value).collect();
     let mut frame = SourceFrame::default();
-    let request =
-        SourceRequest { sequence: 0, cycle: 0.0, params: &params, controllers: None, autoplay: None };
+    let request = SourceRequest {
+        sequence: 0,
+        cycle: 0.0,
+        params: &params,
+        controllers: None,
+        time: 0.0,
+        autoplay: false,
+    };
     evaluator.evaluate(&request, &mut frame.bones);
     frame.place(model, 0, None);
     frame.face = SourceFace::new(model);

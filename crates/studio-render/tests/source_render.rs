@@ -30,7 +30,8 @@ fn frame(model: &SourceModel, sequence: usize, cycle: f32, set: usize) -> Source
     let mut evaluator = SourceEvaluator::new(model);
     let params: Vec<f32> = evaluator.rig().pose_parameters.iter().map(params::default_value).collect();
     let mut frame = SourceFrame::default();
-    let request = SourceRequest { sequence, cycle, params: &params, controllers: None, autoplay: None };
+    let request =
+        SourceRequest { sequence, cycle, params: &params, controllers: None, time: 0.0, autoplay: false };
     evaluator.evaluate(&request, &mut frame.bones);
     frame.place(model, set, None);
     frame

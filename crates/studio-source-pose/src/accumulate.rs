@@ -2,7 +2,8 @@
 //! sequence merged into the running pose at its cycle and weight: its IK locks recorded, its
 //! blend grid evaluated into a private pose ([`crate::grid`]), that pose merged in the bones'
 //! own space or in model space ([`crate::merge`]), its autolayers ([`crate::layers`]), then the
-//! locks solved.
+//! locks solved. All of it runs at weight 0 too: only the merge is then a no-op
+//! (`CBoneSetup::AccumulatePose` returns early for a negative sequence alone).
 
 use studio_source::STUDIO_LOOPING;
 
@@ -11,7 +12,7 @@ use crate::layers::{STUDIO_AL_LOCAL, layer_into};
 use crate::local_pose::{LocalPose, Scratch};
 use crate::merge::{merge, merge_world};
 use crate::pose::Ctx;
-use crate::rig::{Rig, SeqRef};
+use crate::rig::SeqRef;
 
 /// `STUDIO_WORLD`: the sequence blends in model space.
 pub(crate) const STUDIO_WORLD: i32 = 0x4000;
@@ -22,12 +23,24 @@ const STUDIO_CYCLEPOSE: i32 = 0x80;
 /// `STUDIO_LOCAL`.
 const STUDIO_LOCAL: i32 = 0x200;
 
+/// `STUDIO_REALTIME`: the sequence plays on the real-time clock, whatever cycle it is given.
+pub(crate) const STUDIO_REALTIME: i32 = 0x100;
+
 /// How deep layers of layers are followed: real models nest one or two.
 const MAX_LAYER_DEPTH: usize = 8;
 
-/// The cycle a sequence reads its animations at (source-bonesetup.md, "Cycle").
-fn sequence_cycle(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) -> f32 {
+/// The cycle a sequence reads its animations at (source-bonesetup.md, "Cycle";
+/// `CalcPoseSingle`): a `STUDIO_REALTIME` sequence's from the clock `time` (the fraction of
+/// time × its cycles per second, `Studio_CPS`), a `STUDIO_CYCLEPOSE` one's from its pose
+/// parameter, else `cycle` wrapped (looping) or clamped.
+fn sequence_cycle(ctx: Ctx<'_, '_>, seq: SeqRef<'_>, cycle: f32) -> f32 {
+    let (rig, params) = (ctx.rig, ctx.params);
     let sequence = seq.seq;
+    if sequence.flags & STUDIO_REALTIME != 0 {
+        // `cycle - (int)cycle`: truncated towards zero, as the engine does.
+        let c = ctx.time * crate::playback::cycle_rate(rig, seq, params);
+        return if c.is_finite() { c - c.trunc() } else { 0.0 };
+    }
     if sequence.flags & STUDIO_CYCLEPOSE != 0 {
         return rig.cycle_pose(seq).and_then(|p| params.get(p)).copied().unwrap_or(0.0);
     }
@@ -42,7 +55,9 @@ fn sequence_cycle(rig: &Rig<'_>, seq: SeqRef<'_>, params: &[f32], cycle: f32) ->
     }
 }
 
-/// `AccumulatePose`: merges combined sequence `sequence` at `cycle` with weight `w` into `pose`.
+/// `AccumulatePose`: merges combined sequence `sequence` at `cycle` with weight `w` (clamped to
+/// 0–1) into `pose`. Its layers are given `cycle` as it came, not the cycle its animations are
+/// read at: `CalcPoseSingle` takes the cycle by value.
 pub(crate) fn accumulate(
     ctx: Ctx<'_, '_>,
     scratch: &mut Scratch,
@@ -54,27 +69,32 @@ pub(crate) fn accumulate(
 ) {
     let rig = ctx.rig;
     let Some(seq) = rig.sequence(sequence) else { return };
-    if depth > MAX_LAYER_DEPTH || w <= 0.0 {
+    if depth > MAX_LAYER_DEPTH {
         return;
     }
+    // `clamp(flWeight, 0, 1)`; a weight that is not a number adds nothing.
+    let w = if w.is_nan() { 0.0 } else { w.clamp(0.0, 1.0) };
     let model = rig.render();
     let locks = crate::ik_lock::record(model, &seq.seq.ik_locks, pose, scratch);
-    let cycle = sequence_cycle(rig, seq, ctx.params, cycle);
-    let mut private = scratch.pose(model);
     let flags = seq.seq.flags;
-    if grid(ctx, scratch, seq, cycle, &mut private) {
-        if flags & STUDIO_LOCAL != 0 {
-            for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
-                layer_into(ctx, scratch, seq, &mut private, layer, cycle, 1.0, depth, true);
+    // At weight 0 `SlerpBones` returns at once: the private pose would be thrown away.
+    if w > 0.0 {
+        let read_at = sequence_cycle(ctx, seq, cycle);
+        let mut private = scratch.pose(model);
+        if grid(ctx, scratch, seq, read_at, &mut private) {
+            if flags & STUDIO_LOCAL != 0 {
+                for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_LOCAL != 0) {
+                    layer_into(ctx, scratch, seq, &mut private, layer, cycle, 1.0, depth, true);
+                }
+            }
+            if flags & STUDIO_WORLD != 0 {
+                merge_world(rig, seq, pose, &private, w, scratch);
+            } else {
+                merge(rig, seq, pose, &private, w);
             }
         }
-        if flags & STUDIO_WORLD != 0 {
-            merge_world(rig, seq, pose, &private, w, scratch);
-        } else {
-            merge(rig, seq, pose, &private, w);
-        }
+        scratch.give(private);
     }
-    scratch.give(private);
     let local_parent = flags & STUDIO_LOCAL != 0;
     for layer in seq.seq.layers.iter().filter(|l| !(local_parent && l.flags & STUDIO_AL_LOCAL != 0)) {
         layer_into(ctx, scratch, seq, pose, layer, cycle, w, depth, false);

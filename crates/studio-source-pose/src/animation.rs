@@ -125,7 +125,7 @@ pub fn animation_frame(rig: &Rig<'_>, group: usize, index: usize, frame: u32, po
     let Some(anim) = rig.animation(group, index) else { return };
     let every_bone = studio_source::Sequence::default();
     let seq = SeqRef { group, seq: &every_bone };
-    let ctx = Ctx { rig, params: &[], tables: None };
+    let ctx = Ctx { rig, params: &[], tables: None, time: 0.0 };
     let frames = anim.animation.frames.max(1);
     let frame = frame.min(frames - 1);
     let cycle = if frames > 1 { frame as f32 / (frames - 1) as f32 } else { 0.0 };

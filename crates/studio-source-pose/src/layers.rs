@@ -52,7 +52,11 @@ pub(crate) fn layer_into(
     }
     let pose_driven = layer.flags & STUDIO_AL_POSE != 0 && !local;
     let x = if pose_driven {
-        let pose_param = usize::try_from(layer.pose).ok().and_then(|p| rig.param(parent.group, p));
+        // `GetSharedPoseParameter(iRelativeSeq(sequence, iSequence), iPose)`: the pose
+        // parameter is the layer sequence's own group's, which is not the parent's where an
+        // include model's sequence layers one that an earlier group supplies.
+        let group = rig.sequence(target).map_or(parent.group, |s| s.group);
+        let pose_param = usize::try_from(layer.pose).ok().and_then(|p| rig.param(group, p));
         match pose_param.and_then(|p| Some((p, rig.pose_parameters.get(p)?))) {
             Some((p, desc)) => crate::params::real(desc, params.get(p).copied().unwrap_or(0.0)),
             None => 0.0,

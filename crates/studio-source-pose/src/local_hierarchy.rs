@@ -160,7 +160,7 @@ mod tests {
         }];
         let rig = Rig::new(&model);
         let anim = AnimRef { group: 0, index: 0, animation: &animation };
-        let ctx = Ctx { rig: &rig, params: &[], tables: None };
+        let ctx = Ctx { rig: &rig, params: &[], tables: None, time: 0.0 };
         let mut scratch = Scratch::default();
         let mut pose = LocalPose::defaults(&model);
         // The arm bent a quarter turn about z: without the hierarchy the hand would follow it.

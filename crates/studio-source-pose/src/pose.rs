@@ -20,6 +20,8 @@ pub(crate) struct Ctx<'r, 'a> {
     pub(crate) params: &'r [f32],
     /// The decoded animations, where built.
     pub(crate) tables: Option<&'r Tables>,
+    /// The real-time clock in seconds (`flTime`).
+    pub(crate) time: f32,
 }
 
 /// Evaluates poses of one combined model, reusing its buffers: after the first few poses,
@@ -64,7 +66,8 @@ impl<'a> SourceEvaluator<'a> {
 
     /// The bone-to-model transform of every render bone for `request`, into `out`.
     pub fn evaluate(&mut self, request: &SourceRequest<'_>, out: &mut Vec<Affine3A>) {
-        let ctx = Ctx { rig: &self.rig, params: request.params, tables: Some(&self.tables) };
+        let ctx =
+            Ctx { rig: &self.rig, params: request.params, tables: Some(&self.tables), time: request.time };
         pose_into(ctx, &mut self.scratch, &mut self.pose, request, out);
     }
 }
@@ -81,8 +84,8 @@ fn pose_into(
     let model = ctx.rig.render();
     pose.set_defaults(model);
     accumulate(ctx, scratch, pose, request.sequence, request.cycle, 1.0, 0);
-    if let Some(time) = request.autoplay {
-        autoplay(ctx, scratch, pose, time);
+    if request.autoplay {
+        autoplay(ctx, scratch, pose);
     }
     if let Some(inputs) = request.controllers {
         controllers(model, &inputs, pose);
@@ -91,9 +94,9 @@ fn pose_into(
 }
 
 /// `CalcAutoplaySequences`: the model's autoplay IK locks recorded, every `STUDIO_AUTOPLAY`
-/// sequence accumulated with weight 1 at the cycle its rate gives the real-time clock `time`
-/// (the fraction of time × cycles per second), then the locks solved.
-fn autoplay(ctx: Ctx<'_, '_>, scratch: &mut Scratch, pose: &mut LocalPose, time: f32) {
+/// sequence accumulated with weight 1 at the cycle its rate gives the real-time clock (the
+/// fraction of time × cycles per second), then the locks solved.
+fn autoplay(ctx: Ctx<'_, '_>, scratch: &mut Scratch, pose: &mut LocalPose) {
     let rig = ctx.rig;
     if rig.autoplay().is_empty() {
         return;
@@ -102,7 +105,7 @@ fn autoplay(ctx: Ctx<'_, '_>, scratch: &mut Scratch, pose: &mut LocalPose, time:
     let locks = crate::ik_lock::record(model, &model.ik_autoplay_locks, pose, scratch);
     for &sequence in rig.autoplay() {
         let Some(seq) = rig.sequence(sequence) else { continue };
-        let cycle = time * crate::playback::cycle_rate(rig, seq, ctx.params);
+        let cycle = ctx.time * crate::playback::cycle_rate(rig, seq, ctx.params);
         let cycle = if cycle.is_finite() { cycle - cycle.trunc() } else { 0.0 };
         accumulate(ctx, scratch, pose, sequence, cycle, 1.0, 0);
     }
@@ -122,10 +125,13 @@ pub struct SourceRequest<'a> {
     /// Each controller input (0–3, and 4 the mouth), normalised 0–1; `None` leaves the bone
     /// controllers at the value that means 0, which changes nothing.
     pub controllers: Option<[f32; 5]>,
-    /// The real-time clock in seconds for the `STUDIO_AUTOPLAY` sequences, which then play on
-    /// top of the sequence (`CalcAutoplaySequences`); `None` leaves them out, as the
-    /// references do.
-    pub autoplay: Option<f32>,
+    /// The real-time clock in seconds (the engine's `flTime`): the cycle of every
+    /// `STUDIO_REALTIME` sequence, shown or layered, is the fraction of time × its cycles per
+    /// second, and the autoplay sequences play on it. The references use 0.
+    pub time: f32,
+    /// Whether the `STUDIO_AUTOPLAY` sequences play on top of the sequence
+    /// (`CalcAutoplaySequences`); the references leave them out.
+    pub autoplay: bool,
 }
 
 /// The bone-to-model transform of every render bone for `request` (a combined sequence and the
@@ -133,7 +139,7 @@ pub struct SourceRequest<'a> {
 pub fn evaluate(rig: &Rig<'_>, request: &SourceRequest<'_>) -> Vec<Affine3A> {
     let model = rig.render();
     let (mut pose, mut out) = (LocalPose::defaults(model), Vec::with_capacity(model.bones.len()));
-    let ctx = Ctx { rig, params: request.params, tables: None };
+    let ctx = Ctx { rig, params: request.params, tables: None, time: request.time };
     pose_into(ctx, &mut Scratch::default(), &mut pose, request, &mut out);
     out
 }

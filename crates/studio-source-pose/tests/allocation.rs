@@ -21,7 +21,14 @@ fn poses_allocate_nothing_once_warm() {
                 for sequence in 0..rig_sequences {
                     let cycle = (k as f32 * 0.37).fract();
                     evaluator.evaluate(
-                        &SourceRequest { sequence, cycle, params, controllers: None, autoplay: None },
+                        &SourceRequest {
+                            sequence,
+                            cycle,
+                            params,
+                            controllers: None,
+                            time: 0.0,
+                            autoplay: false,
+                        },
                         out,
                     );
                 }

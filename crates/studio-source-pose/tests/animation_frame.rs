@@ -37,8 +37,14 @@ fn one_animation_at_a_keyframe_poses_as_its_sequence() {
             }
             animation_frame(evaluator.rig(), 0, animation, k, &mut pose);
             matrices_into(&model, &pose, &mut from_frame);
-            let request =
-                SourceRequest { sequence, cycle, params: &params, controllers: None, autoplay: None };
+            let request = SourceRequest {
+                sequence,
+                cycle,
+                params: &params,
+                controllers: None,
+                time: 0.0,
+                autoplay: false,
+            };
             evaluator.evaluate(&request, &mut from_sequence);
             for (b, (a, e)) in from_frame.iter().zip(&from_sequence).enumerate() {
                 assert!(a.abs_diff_eq(*e, 1e-4), "sequence {sequence} frame {k} bone {b}: {a:?} vs {e:?}");

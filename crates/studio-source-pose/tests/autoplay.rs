@@ -21,12 +21,13 @@ fn an_autoplay_sequence_plays_on_the_real_time_clock() {
     assert!(rate > 0.0);
     let time = 2.3;
     let cycle = (time * rate).fract();
-    let request = |sequence, cycle, autoplay| SourceRequest {
+    let request = |sequence, cycle, autoplay: Option<f32>| SourceRequest {
         sequence,
         cycle,
         params: &params,
         controllers: None,
-        autoplay,
+        time: autoplay.unwrap_or(0.0),
+        autoplay: autoplay.is_some(),
     };
     let with_autoplay = evaluate(&rig, &request(0, 0.0, Some(time)));
     let walking = evaluate(&rig, &request(walk, cycle, None));

@@ -39,7 +39,14 @@ fn skinning_matrices_are_the_identity_in_the_bind_pose() {
     let params: Vec<f32> = rig.pose_parameters.iter().map(params::default_value).collect();
     let bones = evaluate(
         &rig,
-        &SourceRequest { sequence: 0, cycle: 0.0, params: &params, controllers: None, autoplay: None },
+        &SourceRequest {
+            sequence: 0,
+            cycle: 0.0,
+            params: &params,
+            controllers: None,
+            time: 0.0,
+            autoplay: false,
+        },
     );
     let mut skinning = Vec::new();
     studio_source_pose::skinning_matrices(&model, &bones, &mut skinning);

@@ -32,7 +32,8 @@ fn mutated_models_that_read_pose_without_panicking() {
                     cycle,
                     params: &params,
                     controllers: Some([0.5; 5]),
-                    autoplay: Some(1.3),
+                    time: 1.3,
+                    autoplay: true,
                 };
                 let bones = evaluate(&rig, &request);
                 assert_eq!(bones.len(), model.bones.len());

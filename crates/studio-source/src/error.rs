@@ -251,6 +251,9 @@ pub enum Problem {
         /// The four bytes found.
         found: String,
     },
+    /// The file has no bytes at all.
+    #[error("the file is empty (0 bytes)")]
+    Empty,
     /// The version is not one this reader knows.
     #[error("version {found}; Source models of versions 44 to 49 are supported")]
     BadVersion {

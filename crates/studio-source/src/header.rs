@@ -76,6 +76,9 @@ pub(crate) fn parse(
     file: &FileData<'_>,
     warnings: &mut Vec<Warning>,
 ) -> Result<(RawHeader, Option<RawHeader2>, Header)> {
+    if file.len() == 0 {
+        return Err(file.error(Record::Header, None, 0, Problem::Empty));
+    }
     let raw: RawHeader = file.read(Record::Header, None, 0)?;
     if &raw.id != b"IDST" {
         let found = raw.id.iter().map(|&b| char::from(b)).collect();

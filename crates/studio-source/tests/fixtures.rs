@@ -531,6 +531,13 @@ fn older_and_newer_versions_read_with_their_differences() {
     }
 }
 
+#[test]
+fn an_empty_file_is_said_to_be_empty() {
+    let error = parse_mdl(&[]).unwrap_err();
+    assert_eq!(error.problem, Problem::Empty);
+    assert_eq!(error.to_string(), "header (studiohdr_t) at byte 0 of the .mdl: the file is empty (0 bytes)");
+}
+
 /// The warnings of a model, as the command line prints them.
 fn warning_texts(model: &SourceModel) -> Vec<String> {
     model.warnings.iter().map(ToString::to_string).collect()

@@ -4,6 +4,8 @@
 //! is found from the header's own index fields, so a wrong offset here shows as a name that does
 //! not read back, which [`name`] refuses loudly.
 
+/// `studiohdr_t.length`.
+pub const LENGTH: usize = 76;
 /// `studiohdr_t.hitboxsetindex`.
 pub const HITBOX_SET_INDEX: usize = 176;
 /// `studiohdr_t.localanimindex`.
@@ -12,8 +14,20 @@ pub const ANIM_INDEX: usize = 184;
 pub const SEQ_INDEX: usize = 192;
 /// `studiohdr_t.localattachmentindex`.
 pub const ATTACHMENT_INDEX: usize = 244;
+/// `studiohdr_t.numlocalposeparameters`.
+pub const POSE_PARAM_COUNT: usize = 300;
 /// `studiohdr_t.localposeparamindex`.
 pub const POSE_PARAM_INDEX: usize = 304;
+
+/// `mstudioseqdesc_t.flags`.
+pub const SEQ_FLAGS: usize = 12;
+/// `mstudioseqdesc_t.numautolayers`; `autolayerindex` follows.
+pub const SEQ_AUTOLAYERS: usize = 148;
+/// `mstudioseqdesc_t.numiklocks`; `iklockindex` follows.
+pub const SEQ_IKLOCKS: usize = 164;
+/// Size of `mstudioautolayer_t`: `iSequence` and `iPose` (i16), `flags`, then `start`, `peak`,
+/// `tail` and `end` (f32).
+pub const AUTOLAYER_SIZE: usize = 24;
 
 /// Size of `mstudioanimdesc_t`.
 pub const ANIMDESC_SIZE: usize = 100;
@@ -41,6 +55,24 @@ pub fn i16_at(bytes: &[u8], at: usize) -> i16 {
 /// Writes `value` as a little-endian `i32` at `at`.
 pub fn set_i32(bytes: &mut [u8], at: usize, value: i32) {
     bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+/// Writes `value` as a little-endian `f32` at `at`.
+pub fn set_f32(bytes: &mut [u8], at: usize, value: f32) {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+/// Appends `data` at the end of the file, 4-byte aligned, and sets the header's `length`:
+/// where it starts.
+pub fn append(bytes: &mut Vec<u8>, data: &[u8]) -> usize {
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    let at = bytes.len();
+    bytes.extend_from_slice(data);
+    let length = i32::try_from(bytes.len()).unwrap();
+    set_i32(bytes, LENGTH, length);
+    at
 }
 
 /// Writes `value` as a little-endian `i16` at `at`.

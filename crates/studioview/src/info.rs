@@ -1,5 +1,6 @@
 //! `studioview info MODEL [--json]`: what a modder wants to know about a model.
 
+use crate::readable::{num, vec};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -168,9 +169,9 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
     for c in &loaded.companions {
         let _ = writeln!(s, "  companion file: {}", c.display());
     }
-    let _ = writeln!(s, "eye position   {}", h.eye_position);
-    let _ = writeln!(s, "hull           {} .. {}", h.min, h.max);
-    let _ = writeln!(s, "bounding box   {} .. {}", h.bbmin, h.bbmax);
+    let _ = writeln!(s, "eye position   {}", vec(h.eye_position));
+    let _ = writeln!(s, "hull           {} .. {}", vec(h.min), vec(h.max));
+    let _ = writeln!(s, "bounding box   {} .. {}", vec(h.bbmin), vec(h.bbmax));
     let _ = writeln!(s, "flags          {} ({})", h.flags, flag_names(h.flags, &MODEL_FLAG_NAMES));
     let _ = writeln!(
         s,
@@ -208,8 +209,8 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
                 "  {i:3} bone {:3} {:<10} {} .. {} {unit}, rest {}, index {}{}",
                 c.bone,
                 motion_flags_text(c.kind),
-                c.start,
-                c.end,
+                num(c.start),
+                num(c.end),
                 c.rest,
                 c.index,
                 if c.index == 4 { " (mouth)" } else { "" },
@@ -226,7 +227,7 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
             "  {i:3} {:<24} {:4} frames {:6.2} fps {:<8} activity {:3}",
             q.label,
             q.num_frames,
-            q.fps,
+            num(q.fps),
             if q.is_looping() { "looping" } else { "once" },
             q.activity,
         );
@@ -236,16 +237,16 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
                 " blends {} ({} {}..{}",
                 q.num_blends,
                 motion_flags_text(q.blend_type[0]),
-                q.blend_start[0],
-                q.blend_end[0]
+                num(q.blend_start[0]),
+                num(q.blend_end[0])
             );
             if q.blend_type[1] != 0 {
                 let _ = write!(
                     line,
                     ", {} {}..{}",
                     motion_flags_text(q.blend_type[1]),
-                    q.blend_start[1],
-                    q.blend_end[1]
+                    num(q.blend_start[1]),
+                    num(q.blend_end[1])
                 );
             }
             line.push(')');
@@ -257,7 +258,7 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
             line.push_str(" [unavailable]");
         }
         if q.motion_type != 0 {
-            let _ = write!(line, " motion {} {}", motion_flags_text(q.motion_type), q.linear_movement);
+            let _ = write!(line, " motion {} {}", motion_flags_text(q.motion_type), vec(q.linear_movement));
         }
         let _ = writeln!(s, "{line}");
         for e in &q.events {
@@ -286,15 +287,25 @@ pub fn to_text(path: &Path, loaded: &Loaded) -> String {
             let _ = writeln!(
                 s,
                 "  {i:3} bone {:3} ({}) group {} ({group}) {} .. {}",
-                b.bone, m.bones[b.bone].name, b.group, b.bbmin, b.bbmax
+                b.bone,
+                m.bones[b.bone].name,
+                b.group,
+                vec(b.bbmin),
+                vec(b.bbmax)
             );
         }
     }
     if !m.attachments.is_empty() {
         let _ = writeln!(s, "\nattachments");
         for (i, a) in m.attachments.iter().enumerate() {
-            let _ =
-                writeln!(s, "  {i:3} bone {:3} ({}) at {} {}", a.bone, m.bones[a.bone].name, a.org, a.name);
+            let _ = writeln!(
+                s,
+                "  {i:3} bone {:3} ({}) at {} {}",
+                a.bone,
+                m.bones[a.bone].name,
+                vec(a.org),
+                a.name
+            );
         }
     }
     let _ = writeln!(s, "\nbody parts");

@@ -1,6 +1,7 @@
 //! `studioview info` for Source models (versions 44 to 49): what a Source modder wants to know,
 //! as text and as JSON (the keys issue 10 lists).
 
+use crate::readable::{num, vec};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -215,8 +216,8 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
         let lods = &v.lod_vertices[..v.num_lods.clamp(0, 8) as usize];
         let _ = writeln!(s, "vertices       {lods:?} per LOD ({} fixups)", v.num_fixups);
     }
-    let _ = writeln!(s, "eye position   {}", h.eye_position);
-    let _ = writeln!(s, "hull           {} .. {}", h.hull.0, h.hull.1);
+    let _ = writeln!(s, "eye position   {}", vec(h.eye_position));
+    let _ = writeln!(s, "hull           {} .. {}", vec(h.hull.0), vec(h.hull.1));
     if !h.surface_prop.is_empty() {
         let _ = writeln!(s, "surface prop   {}", h.surface_prop);
     }
@@ -270,7 +271,11 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
             let _ = writeln!(
                 s,
                 "  {i:3} bone {:3} type {:#x} {} .. {}, input {}",
-                c.bone, c.kind, c.start, c.end, c.input
+                c.bone,
+                c.kind,
+                num(c.start),
+                num(c.end),
+                c.input
             );
         }
     }
@@ -281,7 +286,10 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
             let _ = writeln!(
                 s,
                 "  {i:3} {:<16} bone {bone:<16} group {} {} .. {}",
-                b.name, b.group, b.bbmin, b.bbmax
+                b.name,
+                b.group,
+                vec(b.bbmin),
+                vec(b.bbmax)
             );
         }
     }
@@ -300,9 +308,12 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
     if !m.pose_parameters.is_empty() {
         let _ = writeln!(s, "\npose parameters");
         for (i, p) in m.pose_parameters.iter().enumerate() {
-            let looping =
-                if p.loop_range != 0.0 { format!(", loops over {}", p.loop_range) } else { String::new() };
-            let _ = writeln!(s, "  {i:3} {:<20} {} .. {}{looping}", p.name, p.start, p.end);
+            let looping = if p.loop_range != 0.0 {
+                format!(", loops over {}", num(p.loop_range))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(s, "  {i:3} {:<20} {} .. {}{looping}", p.name, num(p.start), num(p.end));
         }
     }
     if !m.ik_chains.is_empty() {
@@ -328,7 +339,8 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
             let _ = write!(line, " grid {}×{}", q.grid[0], q.grid[1]);
             for (axis, p) in q.params.iter().enumerate() {
                 if let Some(p) = p.and_then(|p| m.pose_parameters.get(p)) {
-                    let _ = write!(line, " {} {}..{}", p.name, q.param_start[axis], q.param_end[axis]);
+                    let _ =
+                        write!(line, " {} {}..{}", p.name, num(q.param_start[axis]), num(q.param_end[axis]));
                 }
             }
         }
@@ -346,7 +358,7 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
         }
         for e in &q.events {
             let what = if e.name.is_empty() { e.event.to_string() } else { e.name.clone() };
-            let _ = writeln!(s, "        event {what} at cycle {} {:?}", e.cycle, e.options);
+            let _ = writeln!(s, "        event {what} at cycle {} {:?}", num(e.cycle), e.options);
         }
         if !q.ik_locks.is_empty() {
             let _ = writeln!(s, "        {} IK locks", q.ik_locks.len());
@@ -369,7 +381,7 @@ pub fn to_text(path: &Path, loaded: &LoadedSource) -> String {
         } else {
             place
         };
-        let _ = writeln!(s, "  {i:3} {:<24} {:>4} frames {:6.2} fps  {place}", a.name, a.frames, a.fps);
+        let _ = writeln!(s, "  {i:3} {:<24} {:>4} frames {:6.2} fps  {place}", a.name, a.frames, num(a.fps));
     }
     if !m.include_models.is_empty() {
         let _ = writeln!(s, "\ninclude models");

@@ -83,6 +83,10 @@ pub struct PoseArgs {
     /// Cycle from 0 to 1 (Source models; 0 when left out).
     #[arg(long)]
     pub cycle: Option<f32>,
+    /// The real-time clock in seconds (Source models; 0 when left out): a `STUDIO_REALTIME`
+    /// sequence, shown or layered, plays at the fraction of time × its cycles per second.
+    #[arg(long)]
+    pub time: Option<f32>,
     /// A Source model's pose parameter in its own units, NAME=VALUE (repeatable; others are at
     /// their defaults).
     #[arg(long = "param")]
@@ -128,6 +132,8 @@ impl PoseArgs {
     fn source_only(&self) -> Option<&'static str> {
         if self.cycle.is_some() {
             Some("--cycle")
+        } else if self.time.is_some() {
+            Some("--time")
         } else if !self.params.is_empty() {
             Some("--param")
         } else if self.hitbox_set.is_some() {

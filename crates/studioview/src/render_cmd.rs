@@ -179,7 +179,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     draw(args, &studio_render::goldsrc::render_model(&model), frame, &camera)
 }
 
-/// `render` for a Source model: `--cycle`, `--param`, `--hitbox-set`, `--lod`.
+/// `render` for a Source model: `--cycle`, `--time`, `--param`, `--hitbox-set`, `--lod`.
 fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Result<(), String> {
     use crate::source_pose_cmd::{find_hitbox_set, find_sequence, parse_param};
     let path = doc.path.display().to_string();
@@ -216,6 +216,7 @@ fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Re
         doc.flex[index] = value;
     }
     doc.cycle = args.pose.cycle.unwrap_or(0.0);
+    doc.clock = args.pose.time.unwrap_or(0.0);
     doc.evaluate();
     let camera = camera_for(args, doc.bounds(args.shown.body));
     doc.update_face(args.shown.body, camera.eye());

@@ -36,7 +36,8 @@ pub struct SourceDoc {
     pub frame: SourceFrame,
     /// Whether the model's `STUDIO_AUTOPLAY` sequences play on top (as in the game).
     pub autoplay: bool,
-    /// The clock they play on, in seconds (moved on by playback).
+    /// The real-time clock in seconds (moved on by playback): the autoplay sequences and every
+    /// `STUDIO_REALTIME` sequence play on it.
     pub clock: f32,
     /// Each flex controller's value in its own range (`docs/flex.md`).
     pub flex: Vec<f32>,
@@ -138,7 +139,10 @@ impl SourceDoc {
             seq.seq.params.iter().flatten().filter_map(|&p| rig.param(seq.group, p)).collect();
         used.extend(rig.cycle_pose(seq));
         for layer in seq.seq.layers.iter().filter(|l| l.flags & STUDIO_AL_POSE != 0) {
-            if let Some(p) = usize::try_from(layer.pose).ok().and_then(|p| rig.param(seq.group, p)) {
+            // The layer sequence's own group names its pose parameter, as in the bone setup.
+            let target = usize::try_from(layer.sequence).ok().and_then(|s| rig.local_sequence(seq.group, s));
+            let group = target.and_then(|t| rig.sequence(t)).map_or(seq.group, |t| t.group);
+            if let Some(p) = usize::try_from(layer.pose).ok().and_then(|p| rig.param(group, p)) {
                 used.push(p);
             }
         }
@@ -247,9 +251,14 @@ impl SourceDoc {
         self.normalise();
         let controllers = (!self.model.bone_controllers.is_empty()).then(|| self.controller_inputs());
         let cycle = if self.cycle.is_finite() { self.cycle.clamp(0.0, 1.0) } else { 0.0 };
-        let autoplay = self.autoplay.then_some(self.clock);
-        let request =
-            SourceRequest { sequence: self.sequence, cycle, params: &self.normalised, controllers, autoplay };
+        let request = SourceRequest {
+            sequence: self.sequence,
+            cycle,
+            params: &self.normalised,
+            controllers,
+            time: self.clock,
+            autoplay: self.autoplay,
+        };
         self.evaluator.evaluate(&request, &mut self.frame.bones);
         let sequence_box = self.sequence(self.sequence).map(|s| (s.bbmin, s.bbmax));
         self.frame.place(&self.model, self.hitbox_set, sequence_box);

@@ -134,7 +134,8 @@ pub fn run_pose(
         cycle: args.cycle.unwrap_or(0.0),
         params: &params,
         controllers: controllers(args),
-        autoplay: None,
+        time: args.time.unwrap_or(0.0),
+        autoplay: false,
     };
     let bones = evaluate(&rig, &request);
     let hitboxes: Vec<Vec<[f32; 3]>> =
@@ -198,7 +199,8 @@ pub fn run_bench(
                 cycle: (k * 0.37).fract() as f32,
                 params: &params,
                 controllers: None,
-                autoplay: None,
+                time: 0.0,
+                autoplay: false,
             };
             evaluator.evaluate(&request, &mut bones);
             let last = bones.last().map_or(0.0, |m| m.translation.x);

@@ -261,6 +261,13 @@ fn pose_of_a_source_model_matches_the_reference_and_refuses_frames() {
         "{}",
         text(&out.stderr)
     );
+    // The clock: accepted for Source (no sequence of the fixture is STUDIO_REALTIME, so the pose
+    // is the same), refused for Half-Life.
+    let timed = studioview(&[&args[..], &["--time", "2.5"]].concat());
+    assert!(timed.status.success(), "{}", text(&timed.stderr));
+    assert_eq!(timed.stdout, out_pose_bytes(&args));
+    let out = studioview(&["pose", rle.to_str().unwrap(), "--seq", "0", "--time", "1"]);
+    assert!(text(&out.stderr).contains("--time is for Source models"), "{}", text(&out.stderr));
     let out = studioview(&["bench", model, "--poses", "300"]);
     let stdout = text(&out.stdout);
     assert!(
@@ -302,6 +309,48 @@ fn info_text_lists_controllers_and_blends() {
 }
 
 #[test]
+fn info_text_shows_a_negated_zero_as_zero() {
+    let Some(shared) = shared() else { return };
+    // The soldier's eye position is stored as (−0, 0, 0); the JSON keeps the exact value.
+    let soldier = shared.join("models/ns/soldier.mdl");
+    let out = studioview(&["info", soldier.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("eye position   [0, 0, 0]"), "{stdout}");
+    // No number anywhere reads "-0" (a minus zero not followed by more digits).
+    let negated_zero = stdout.match_indices("-0").any(|(at, _)| {
+        let next = stdout[at + 2..].chars().next();
+        !matches!(next, Some('.' | '0'..='9' | 'x'))
+    });
+    assert!(!negated_zero, "{stdout}");
+    let out = studioview(&["info", soldier.to_str().unwrap(), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let x = json["eye_position"][0].as_f64().unwrap();
+    assert!(x == 0.0 && x.is_sign_negative(), "{x}");
+}
+
+#[test]
+fn an_empty_model_and_an_early_version_say_what_they_are() {
+    let dir = scratch("info-empty");
+    let empty = dir.join("empty.mdl");
+    std::fs::write(&empty, b"").unwrap();
+    let out = studioview(&["info", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("the file is empty (0 bytes)"), "{}", text(&out.stderr));
+    let old = dir.join("old.mdl");
+    let mut bytes = b"IDST\x06\x00\x00\x00".to_vec();
+    bytes.resize(300, 0);
+    std::fs::write(&old, bytes).unwrap();
+    let out = studioview(&["check", dir.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(
+            "version 6 is an early Half-Life format; supported are 10 (Half-Life) and 44–49 (Source)"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn info_on_a_broken_file_prints_the_error_and_fails() {
     let dir = scratch("info-broken");
     let path = dir.join("junk.mdl");
@@ -311,6 +360,11 @@ fn info_on_a_broken_file_prints_the_error_and_fails() {
     assert!(
         text(&out.stderr).contains("header at byte 0: 244 bytes needed here, but the file ends at byte 13")
     );
+}
+
+/// What `studioview ARGS` prints.
+fn out_pose_bytes(args: &[&str]) -> Vec<u8> {
+    studioview(args).stdout
 }
 
 /// Reads pose `index` of a reference file and checks `studioview pose` reproduces it.

@@ -173,7 +173,8 @@ fn evaluated(path: Option<&Path>) -> Vec<Expected> {
                             cycle,
                             params: &defaults,
                             controllers: None,
-                            autoplay: None,
+                            time: 0.0,
+                            autoplay: false,
                         };
                         evaluator.evaluate(&request, &mut out);
                         out

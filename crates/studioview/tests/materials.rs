@@ -79,7 +79,14 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
     let values: Vec<f32> = evaluator.rig().pose_parameters.iter().map(params::default_value).collect();
     let mut frame = SourceFrame::default();
     evaluator.evaluate(
-        &SourceRequest { sequence: 0, cycle: 0.0, params: &values, controllers: None, autoplay: None },
+        &SourceRequest {
+            sequence: 0,
+            cycle: 0.0,
+            params: &values,
+            controllers: None,
+            time: 0.0,
+            autoplay: false,
+        },
         &mut frame.bones,
     );
     frame.place(&model, 0, None);

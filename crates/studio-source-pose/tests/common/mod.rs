@@ -89,7 +89,8 @@ pub fn compare(reference: &Value, model: &SourceModel, names: Names) -> Results 
             cycle: pose["cycle"].as_f64().unwrap() as f32,
             params: &normalised,
             controllers: None,
-            autoplay: None,
+            time: 0.0,
+            autoplay: false,
         };
         // The evaluator (tables) and the table-free path give the same pose.
         let bones = evaluate(&rig, &request);

@@ -111,8 +111,8 @@ fn motion(kind: i32) -> &'static str {
 
 /// Three numbers, each in the shortest form that reads back to the same `f32`.
 pub(crate) fn v(v: Vec3) -> String {
-    // Adding zero makes −0 (a negated zero, as a flipped box corner gives) print as `0`.
-    format!("{} {} {}", v.x + 0.0, v.y + 0.0, v.z + 0.0)
+    let v = crate::readable::vec(v);
+    format!("{} {} {}", v.x, v.y, v.z)
 }
 
 /// A name as a quoted QC token (quotes inside cannot be written, so they become `'`).

@@ -80,8 +80,14 @@ pub fn export(
         let times: Vec<f32> = (0..frames).map(|k| k as f32 / fps).collect();
         let animation = ExportAnimation::from_model_space(label, times, &parents, |k| {
             let cycle = if frames > 1 { k as f32 / (frames - 1) as f32 } else { 0.0 };
-            let request =
-                SourceRequest { sequence: s, cycle, params: &defaults, controllers: None, autoplay: None };
+            let request = SourceRequest {
+                sequence: s,
+                cycle,
+                params: &defaults,
+                controllers: None,
+                time: 0.0,
+                autoplay: false,
+            };
             doc.evaluator.evaluate(&request, &mut bones_out);
             bones_out.clone()
         });

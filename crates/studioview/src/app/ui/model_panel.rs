@@ -81,8 +81,7 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
         row("sequences", model.sequences.len().to_string());
         row("attachments", model.attachments.len().to_string());
         row("textures", model.textures.len().to_string());
-        // Adding zero shows a negated zero (soldier's eye position) as 0.
-        let z = |v: glam::Vec3| v + glam::Vec3::ZERO;
+        let z = crate::readable::vec;
         row("eye position", z(h.eye_position).to_string());
         row("hull", format!("{} .. {}", z(h.min), z(h.max)));
         row("bounding box", format!("{} .. {}", z(h.bbmin), z(h.bbmax)));
