@@ -18,6 +18,7 @@ pub mod list;
 pub mod materials;
 pub mod model_files;
 pub mod pose_cmd;
+pub mod qc_cmd;
 pub mod readable;
 pub mod render_cmd;
 pub mod shown;

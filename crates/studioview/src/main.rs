@@ -186,7 +186,7 @@ fn main() -> ExitCode {
             let options = export::ExportOptions { shown, sequences, scale };
             export::run(model.as_deref(), &out, &options)
         }
-        Command::Qc { model } => studioview::edit::qc::run(&model),
+        Command::Qc { model } => studioview::qc_cmd::run(&model),
         Command::WarmShaders { model } => app::warmup::run_helper(model),
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())

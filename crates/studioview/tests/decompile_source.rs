@@ -4,12 +4,12 @@
 //! float precision); models that cannot be decompiled whole give an error and write nothing.
 
 use glam::{DQuat, DVec3};
+use studio_decompile::smd::Smd;
+use studio_decompile::source::{self, Layout, movement_at, root_from_studiomdl};
+use studio_decompile::turn::{ROOT_TURN as ROOT_TURN_CHECK, unturn};
+use studio_decompile::{DecompileError, Decompiled, smd_read};
 use studio_source::SourceModel;
 use studio_source_pose::{LocalPose, Rig, animation_frame};
-use studioview::decompile::smd::Smd;
-use studioview::decompile::source::{self, Layout, movement_at, root_from_studiomdl};
-use studioview::decompile::turn::{ROOT_TURN as ROOT_TURN_CHECK, unturn};
-use studioview::decompile::{DecompileError, Decompiled, smd_read};
 
 const MODELS: [&str; 4] = ["anim48.mdl", "skeleton48.mdl", "include48.mdl", "include48_anims.mdl"];
 
@@ -432,7 +432,7 @@ fn a_face_decompiles_to_its_flex_shapes_controllers_rules_and_eyeballs() {
 
 #[test]
 fn a_stereo_flex_named_as_studiomdl_pairs_is_a_flexpair_whose_split_gives_its_sides() {
-    use studioview::decompile::stereo_split::side_byte;
+    use studio_decompile::stereo_split::side_byte;
     let Some(shared) = studio_testing::shared() else { return };
     let (_, mut model) = face_fixture(&shared, "decompile-stereo");
     // studiomdl's `flexpair "smile"` names the flex smileR and its partner smileL.

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use glam::Vec3;
-use studioview::edit::qc;
+use studio_decompile::qc;
 
 /// The tokens of a QC line, quotes taken off, a `//` comment dropped.
 fn tokens(line: &str) -> Vec<String> {

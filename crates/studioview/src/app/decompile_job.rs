@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use crate::decompile::{DecompileError, goldsrc, source};
+use studio_decompile::{DecompileError, goldsrc, source};
 
 /// The model a job decompiles.
 #[derive(Clone, Debug)]

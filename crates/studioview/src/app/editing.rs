@@ -232,7 +232,7 @@ impl AppState {
                 true
             }
             Err(save::SaveError::Source(studio_source::EditWriteError::NeedsRebuild(what))) => {
-                self.qc_offer = self.source.as_deref().map(|v| crate::edit::qc::source(&v.doc.model));
+                self.qc_offer = self.source.as_deref().map(|v| studio_decompile::qc::source(&v.doc.model));
                 self.say(
                     Level::Error,
                     format!("not saved: {what} changed, which needs a QC rebuild; the QC lines are offered to copy"),

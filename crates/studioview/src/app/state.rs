@@ -459,7 +459,7 @@ impl AppState {
             },
             None => DecompileModel::Gold(Arc::clone(&self.loaded.model)),
         };
-        let stem = self.path().map_or_else(|| "demo".to_owned(), crate::decompile::stem_of);
+        let stem = self.path().map_or_else(|| "demo".to_owned(), studio_decompile::stem_of);
         self.say(Level::Info, format!("decompiling into {}…", dir.display()));
         self.decompiling = Some(DecompileJob::start(model, stem, dir));
     }

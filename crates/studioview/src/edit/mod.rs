@@ -1,9 +1,8 @@
-//! Editing a model: the records that can change, undo and redo, saving, and the QC lines that
-//! describe what was edited.
+//! Editing a model: the records that can change, undo and redo, and saving (the QC lines that
+//! describe what was edited are studio-decompile's `qc`).
 
 pub mod goldsrc;
 pub mod history;
-pub mod qc;
 pub mod save;
 pub mod source;
 

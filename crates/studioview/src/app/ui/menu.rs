@@ -159,8 +159,8 @@ fn edit_menu(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
     ui.separator();
     if ui.button("Copy QC of the model").clicked() {
         let text = match state.source.as_deref() {
-            Some(view) => crate::edit::qc::source(&view.doc.model),
-            None => crate::edit::qc::goldsrc(state.model()),
+            Some(view) => studio_decompile::qc::source(&view.doc.model),
+            None => studio_decompile::qc::goldsrc(state.model()),
         };
         ui.ctx().copy_text(text);
         ui.close();

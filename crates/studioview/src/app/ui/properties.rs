@@ -10,7 +10,8 @@ use studio_source::SourceModel;
 use super::Commands;
 use crate::app::command::{Command, DocEdit};
 use crate::app::state::AppState;
-use crate::edit::{Change, Edit, GoldRecord, SourceRecord, qc};
+use crate::edit::{Change, Edit, GoldRecord, SourceRecord};
+use studio_decompile::qc;
 
 /// Sends the edit `before` → `after` named `name` when they differ, merging while `response` is
 /// dragged, and closes the edit when the drag stops.

@@ -16,7 +16,7 @@ use studio_smd::{Corner, Smd, Triangle};
 use studio_source::{Phy, SourceModel};
 
 use super::source::{nodes, skeleton, turned};
-use crate::edit::qc::q;
+use crate::qc::q;
 
 /// The collision SMD, its file name and the QC block naming it.
 #[derive(Clone, Debug)]

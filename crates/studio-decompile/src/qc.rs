@@ -111,7 +111,8 @@ fn motion(kind: i32) -> &'static str {
 
 /// Three numbers, each in the shortest form that reads back to the same `f32`.
 pub(crate) fn v(v: Vec3) -> String {
-    let v = crate::readable::vec(v);
+    // Adding zero makes −0 (a negated zero, as a flipped box corner gives) print as `0`.
+    let v = v + Vec3::ZERO;
     format!("{} {} {}", v.x, v.y, v.z)
 }
 
@@ -397,25 +398,4 @@ pub fn source_sequence(model: &SourceModel, s: &studio_source::Sequence) -> Stri
         (name, (e.cycle * (frames - 1) as f32).round().to_string(), e.options.as_str())
     });
     with_events(line, events)
-}
-
-/// `studioview qc MODEL`: prints the model's QC lines.
-pub fn run(path: &std::path::Path) -> std::process::ExitCode {
-    use std::process::ExitCode;
-    let text = match crate::model_files::source_load(path) {
-        Some(Ok(loaded)) => source(&loaded.model),
-        Some(Err(error)) => {
-            eprintln!("error {error}");
-            return ExitCode::FAILURE;
-        }
-        None => match crate::model_files::goldsrc_load(path) {
-            Ok(loaded) => goldsrc(&loaded.model),
-            Err(error) => {
-                eprintln!("error {error}");
-                return ExitCode::FAILURE;
-            }
-        },
-    };
-    crate::stdout::out!("{text}");
-    ExitCode::SUCCESS
 }

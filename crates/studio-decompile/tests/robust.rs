@@ -2,8 +2,10 @@
 //! or gives an error, and never panics (Half-Life fixtures and Source sets, mutated one file
 //! at a time; a seeded run, so every run checks the same files).
 
+mod common;
+
+use studio_decompile::{goldsrc, source};
 use studio_testing::{Rng, mutate};
-use studioview::decompile::{goldsrc, source};
 
 /// Runs `decompile` on `cases` mutations of `file`, counting the models that were read.
 fn mutations(
@@ -37,10 +39,10 @@ const SMALL: u64 = 200_000;
 
 #[test]
 fn a_frame_count_past_any_real_model_is_refused_before_anything_is_made() {
-    let mut model = studioview::demo::demo_model().expect("the demo model");
+    let mut model = common::demo_model();
     model.sequences[0].num_frames = 10_000_000;
     match goldsrc::decompile(&model, "demo", &mut |_| {}) {
-        Err(studioview::decompile::DecompileError::TooLarge { lines, limit }) => assert!(lines > limit),
+        Err(studio_decompile::DecompileError::TooLarge { lines, limit }) => assert!(lines > limit),
         other => panic!("{:?}", other.map(|d| d.files.len())),
     }
 }

@@ -8,7 +8,7 @@ use studio_model::Model;
 use studio_model::motion::{MOTION_FLAG_NAMES, STUDIO_RLOOP};
 
 use super::goldsrc::Layout;
-use crate::edit::qc::{box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
+use crate::qc::{box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
 
 /// A sequence's options besides fps, loop, activity and blends: its motion flags (studiomdl
 /// extracts the movement again for `LX`, `LY`, `LZ`) and its transition nodes.

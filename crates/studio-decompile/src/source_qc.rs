@@ -10,7 +10,7 @@ use studio_source::{FlexOp, SourceModel};
 use super::flex_shapes::FlexShapes;
 use super::source::{Layout, animation_stem, lods_of, material_name};
 use super::stereo_split;
-use crate::edit::qc::{box_lines, q, source_skeleton_lines, v};
+use crate::qc::{box_lines, q, source_skeleton_lines, v};
 
 /// Source's motion flags (`studio.h`) by their QC names.
 const MOTION_FLAGS: [(i32, &str); 12] = [

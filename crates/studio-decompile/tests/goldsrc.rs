@@ -1,4 +1,4 @@
-//! `studioview decompile` on Half-Life models: every file read back holds the model (the
+//! Decompiling Half-Life models: every file read back holds the model (the
 //! reference SMDs its vertices, normals, texture coordinates and bones; the animation SMDs the
 //! evaluator's local bone transforms at every frame; the BMPs its textures), and a model built
 //! again from the read-back files with our writer poses exactly as the original.
@@ -7,46 +7,21 @@
 //! `../shared` (passed over, with a note, when it is missing).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use glam::{Affine3A, Quat, Vec3, Vec3A, Vec4};
+use studio_decompile::goldsrc::{self, Layout, root_from_studiomdl};
+use studio_decompile::smd::Smd;
+use studio_decompile::turn::ROOT_TURN;
+use studio_decompile::{Decompiled, bmp, smd_read};
 use studio_model::{
     Animation, BoneAnimation, Channel, Mesh, MeshVertex, Model, SequenceGroup, TriangleCommand,
 };
 use studio_pose::math::angle_quaternion;
 use studio_pose::sample::{LocalPose, sample_runs};
-use studioview::decompile::goldsrc::{self, Layout, root_from_studiomdl};
-use studioview::decompile::smd::Smd;
-use studioview::decompile::turn::ROOT_TURN;
-use studioview::decompile::{Decompiled, bmp, smd_read};
 
-/// The models: name and model.
-fn models() -> Vec<(String, Model)> {
-    let mut out = vec![("demo".to_owned(), studioview::demo::demo_model().expect("the demo model"))];
-    let Some(shared) = studio_testing::shared() else { return out };
-    for dir in ["fixtures", "models/ns"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(shared.join(dir))
-            .expect("a model folder")
-            .map(|e| e.expect("an entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "mdl"))
-            .collect();
-        paths.sort();
-        for path in paths {
-            let bytes = std::fs::read(&path).expect("a model file");
-            // Companion files (`NAMEt.mdl`, `NAME01.mdl`) are loaded with their main file.
-            let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-            let texture_file = stem.len() > 1
-                && stem.ends_with(['t', 'T'])
-                && path.with_file_name(format!("{}.mdl", &stem[..stem.len() - 1])).exists();
-            if studio_model::is_group_file(&bytes) || texture_file {
-                continue;
-            }
-            let Ok(loaded) = studioview::model_files::goldsrc_load(&path) else { continue };
-            out.push((path.file_name().unwrap_or_default().to_string_lossy().into_owned(), loaded.model));
-        }
-    }
-    out
-}
+mod common;
+
+use common::models;
 
 fn decompile(model: &Model) -> Decompiled {
     goldsrc::decompile(model, "model", &mut |_| {}).expect("the model decompiles")
@@ -347,7 +322,7 @@ fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
                 }
                 w if w.starts_with("ACT_") => {
                     activity = (1..=76)
-                        .find(|&a| studioview::edit::qc::goldsrc_activity(a) == Some(w))
+                        .find(|&a| studio_decompile::qc::goldsrc_activity(a) == Some(w))
                         .expect("an activity");
                     weight = number(1) as i32;
                     k += 2;

@@ -1,0 +1,69 @@
+//! `studioview decompile MODEL --out DIR`: finds the model and its companions (loose or in an
+//! archive) and hands them to studio-decompile, which makes the files.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use studio_decompile::{DecompileError, Decompiled, stem_of};
+
+/// The `.phy` beside the Source model at `path` (`None` when there is none).
+pub fn load_phy(path: &Path) -> Result<Option<studio_source::Phy>, DecompileError> {
+    use studio_bytes::files::FileSet;
+    let Ok(files) = crate::model_files::files(path, &[]) else { return Ok(None) };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let name = name.rsplit([':', '/', '\\']).next().unwrap_or(name);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let Some(found) = files.beside(&format!("{stem}.phy")) else { return Ok(None) };
+    studio_source::parse_phy(&found.bytes).map(Some).map_err(|e| DecompileError::Phy(e.to_string()))
+}
+
+/// Decompiles the model at `path` (a file or `archive:path`), with a Source model's include
+/// models when `include_models` is set, telling `progress` the share done.
+pub fn decompile_path(
+    path: &Path,
+    include_models: bool,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Decompiled, DecompileError> {
+    let stem = stem_of(path);
+    match crate::model_files::source_load(path) {
+        Some(Ok(loaded)) => {
+            let phy = load_phy(path)?;
+            studio_decompile::source::decompile_with(
+                &loaded.model,
+                phy.as_ref(),
+                &stem,
+                include_models,
+                progress,
+            )
+        }
+        Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
+        None => {
+            let loaded =
+                crate::model_files::goldsrc_load(path).map_err(|e| DecompileError::Load(e.to_string()))?;
+            studio_decompile::goldsrc::decompile(&loaded.model, &stem, progress)
+        }
+    }
+}
+
+/// `studioview decompile MODEL --out DIR [--include-models]`.
+pub fn run(path: &Path, out: &Path, include_models: bool) -> ExitCode {
+    let started = std::time::Instant::now();
+    let result = decompile_path(path, include_models, &mut |_| {})
+        .and_then(|files| files.write_to(out).map(|()| files));
+    match result {
+        Ok(files) => {
+            crate::stdout::out!(
+                "wrote {} files ({} bytes) to {} in {:.2} s\n",
+                files.files.len(),
+                files.size(),
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error {}: {error}", path.display());
+            ExitCode::FAILURE
+        }
+    }
+}
