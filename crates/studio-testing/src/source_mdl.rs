@@ -65,7 +65,7 @@ pub fn set_f32(bytes: &mut [u8], at: usize, value: f32) {
 /// Appends `data` at the end of the file, 4-byte aligned, and sets the header's `length`:
 /// where it starts.
 pub fn append(bytes: &mut Vec<u8>, data: &[u8]) -> usize {
-    while bytes.len() % 4 != 0 {
+    while !bytes.len().is_multiple_of(4) {
         bytes.push(0);
     }
     let at = bytes.len();
