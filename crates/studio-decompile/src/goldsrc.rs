@@ -18,21 +18,47 @@ use studio_model::{Model, Sequence};
 use studio_pose::channel::{PositionKey, position_key, rotation_pair};
 use studio_pose::math::{angle_quaternion, bone_matrix, concat_bone};
 
+use super::keep_bones::{KeepBones, OWN_PART};
 use super::names::FileNames;
+use super::qc_names::{QcNames, Renamed, is_sequence_option};
+use super::texture_flags;
 use super::turn::{ROOT_TURN, turn, unturn};
 use super::{DecompileError, Decompiled};
 use studio_smd::bmp;
 use studio_smd::{BoneKey, Corner, Frame, Node, Smd, Triangle};
 
-/// The file names a version 10 model's sources get.
+/// The names a version 10 model's sources give: its files, and the names of its bones,
+/// sequences and body parts as studiomdl reads them back ([`super::qc_names`]).
 #[derive(Clone, Debug, Default)]
 pub struct Layout {
-    /// Per texture, its BMP file.
+    /// Per texture, its BMP file ([`texture_flags::file_stem`]: chrome said by the name).
     pub textures: Vec<String>,
     /// Per body part, per submodel, its reference SMD (`None`: blank).
     pub submodels: Vec<Vec<Option<String>>>,
-    /// Per sequence, per blend, its animation SMD.
+    /// Per sequence, per blend, its animation SMD (never a name `$sequence` takes as an
+    /// option).
     pub sequences: Vec<Vec<String>>,
+    /// Per bone, its name as written.
+    pub bones: Vec<String>,
+    /// Per sequence, its label as written.
+    pub labels: Vec<String>,
+    /// Per body part, its name as written.
+    pub parts: Vec<String>,
+    /// The names written other than the model has them.
+    pub renamed: Vec<Renamed>,
+    /// The bones studiomdl would drop and the triangles that keep them ([`super::keep_bones`]).
+    pub keep: KeepBones,
+    /// Per texture, the submodel that gets the triangle keeping it whole, if it needs one
+    /// ([`super::texture_range`]).
+    pub whole: Vec<Option<(usize, usize)>>,
+}
+
+impl Layout {
+    /// The triangles of zero area the reference SMDs get beyond the model's own: one per bone
+    /// kept and one per texture kept whole.
+    pub fn added_triangles(&self) -> usize {
+        self.keep.bones.len() + self.whole.iter().flatten().count()
+    }
 }
 
 /// Whether a submodel is a blank choice of its body part.
@@ -40,10 +66,27 @@ pub fn is_blank(sub: &studio_model::Submodel) -> bool {
     sub.name.eq_ignore_ascii_case("blank") || sub.vertices.is_empty()
 }
 
-/// Names every file of `model`.
+/// Names every file of `model`, and its bones, sequences and body parts.
 pub fn layout(model: &Model) -> Layout {
+    let mut renamed = Vec::new();
+    let mut written = |mut names: QcNames, all: Vec<&str>| -> Vec<String> {
+        let mut out = Vec::with_capacity(all.len());
+        for (i, name) in all.into_iter().enumerate() {
+            let (name, change) = names.take(i, name);
+            renamed.extend(change);
+            out.push(name);
+        }
+        out
+    };
+    let bones = written(QcNames::bones(), model.bones.iter().map(|b| b.name.as_str()).collect());
+    let labels = written(QcNames::sequences(), model.sequences.iter().map(|s| s.label.as_str()).collect());
+    let parts = written(QcNames::body_parts(), model.body_parts.iter().map(|p| p.name.as_str()).collect());
     let mut names = FileNames::default();
-    let textures = model.textures.iter().map(|t| names.take(&t.name, "bmp")).collect();
+    let textures = model
+        .textures
+        .iter()
+        .map(|t| names.take(&texture_flags::file_stem(&t.name, t.flags), "bmp"))
+        .collect();
     let submodels = model
         .body_parts
         .iter()
@@ -54,25 +97,43 @@ pub fn layout(model: &Model) -> Layout {
     let sequences = model
         .sequences
         .iter()
-        .map(|s| {
+        .zip(&labels)
+        .map(|(s, label)| {
             let blends = s.num_blends.max(1);
             (0..blends)
                 .map(|b| {
-                    if blends == 1 {
-                        names.take(&s.label, "smd")
+                    let base = if blends == 1 { label.clone() } else { format!("{label}_blend{:02}", b + 1) };
+                    let file = names.take(&base, "smd");
+                    if is_sequence_option(file.trim_end_matches(".smd")) {
+                        names.take(&format!("anim_{base}"), "smd")
                     } else {
-                        names.take(&format!("{}_blend{:02}", s.label, b + 1), "smd")
+                        file
                     }
                 })
                 .collect()
         })
         .collect();
-    Layout { textures, submodels, sequences }
+    let keep = super::keep_bones::plan(model);
+    let whole = super::texture_range::plan(model);
+    Layout { textures, submodels, sequences, bones, labels, parts, renamed, keep, whole }
 }
 
-/// The SMD's nodes: the model's bones.
-fn nodes(model: &Model) -> Vec<Node> {
-    model.bones.iter().map(|b| Node { name: b.name.clone(), parent: b.parent }).collect()
+/// The SMD's nodes: the model's bones, named as written.
+fn nodes(model: &Model, layout: &Layout) -> Vec<Node> {
+    model
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Node { name: layout.bones.get(i).cloned().unwrap_or_default(), parent: b.parent })
+        .collect()
+}
+
+/// A triangle of zero area at bone `bone`'s origin in the reference pose, bound to it, with
+/// `material` and texture coordinate `uv` ([`super::keep_bones`]).
+fn keeping_triangle(bone: usize, matrices: &[Affine3A], material: &str, uv: [f64; 2]) -> Triangle {
+    let at = matrices.get(bone).map_or(Vec3A::ZERO, |m| m.translation);
+    let corner = Corner { bone, position: vec3(at), normal: [0.0, 0.0, 1.0], uv, links: Vec::new() };
+    Triangle { material: material.to_owned(), corners: [corner.clone(), corner.clone(), corner] }
 }
 
 fn vec3(v: Vec3A) -> [f64; 3] {
@@ -107,13 +168,14 @@ pub fn uv(s: i16, t: i16, width: u32, height: u32) -> [f64; 2] {
     [f64::from(u), f64::from(v)]
 }
 
-/// The reference SMD of a submodel; `matrices` are the model's [`reference_matrices`].
-pub fn reference_smd(
-    model: &Model,
-    sub: &studio_model::Submodel,
-    layout: &Layout,
-    matrices: &[Affine3A],
-) -> Smd {
+/// The reference SMD of submodel `at` (body part, submodel); `matrices` are the model's
+/// [`reference_matrices`]. It gets the triangles of zero area the layout puts there: one per
+/// bone to keep ([`super::keep_bones`]) and one per texture to keep whole
+/// ([`super::texture_range`]).
+pub fn reference_smd(model: &Model, at: (usize, usize), layout: &Layout, matrices: &[Affine3A]) -> Smd {
+    let Some(sub) = model.body_parts.get(at.0).and_then(|p| p.submodels.get(at.1)) else {
+        return Smd::default();
+    };
     let skeleton = model
         .bones
         .iter()
@@ -154,8 +216,27 @@ pub fn reference_smd(
                 .push(Triangle { material: material.clone(), corners: [corner(c), corner(b), corner(a)] });
         }
     }
+    let whole: Vec<&String> = (layout.whole.iter().zip(&layout.textures))
+        .filter(|(place, _)| **place == Some(at))
+        .map(|(_, name)| name)
+        .collect();
+    for name in whole {
+        if let Some(first) = triangles.iter().find(|t| &t.material == name) {
+            let corner = |uv: [f64; 2]| Corner { uv, ..first.corners[0].clone() };
+            let corners = super::texture_range::CORNERS.map(corner);
+            triangles.push(Triangle { material: name.clone(), corners });
+        }
+    }
+    // On a texture coordinate the submodel already uses, so that no texture grows.
+    if layout.keep.submodel == Some(at)
+        && let Some(first) = triangles.first().map(|t| (t.material.clone(), t.corners[0].uv))
+    {
+        triangles.extend(
+            layout.keep.bones.iter().map(|&bone| keeping_triangle(bone, matrices, &first.0, first.1)),
+        );
+    }
     Smd {
-        nodes: nodes(model),
+        nodes: nodes(model, layout),
         frames: vec![Frame { time: 0, bones: skeleton }],
         triangles,
         shapes: Vec::new(),
@@ -238,8 +319,39 @@ fn movement_at(movement: Vec3, frame: u32, frames: u32) -> [f64; 3] {
     [f * f64::from(movement.x), f * f64::from(movement.y), f * f64::from(movement.z)]
 }
 
+/// The reference SMD of a model without meshes: a triangle of zero area on each bone of `keep`,
+/// textured with `OWN_PART.bmp`.
+pub fn own_part_smd(model: &Model, layout: &Layout, matrices: &[Affine3A]) -> Smd {
+    let material = format!("{OWN_PART}.bmp");
+    let skeleton = model
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| BoneKey { bone: i, position: values3(&b.value[..3]), rotation: values3(&b.value[3..]) })
+        .collect();
+    let triangles = layout
+        .keep
+        .bones
+        .iter()
+        .map(|&bone| keeping_triangle(bone, matrices, &material, [0.5, 0.5]))
+        .collect();
+    Smd {
+        nodes: nodes(model, layout),
+        frames: vec![Frame { time: 0, bones: skeleton }],
+        triangles,
+        shapes: Vec::new(),
+    }
+}
+
+/// The one-colour 8 × 8 texture of [`own_part_smd`].
+fn own_part_bmp() -> Option<Vec<u8>> {
+    let image =
+        bmp::Indexed { width: 8, height: 8, pixels: vec![0; 64], palette: vec![[128, 128, 128]; 256] };
+    bmp::write(&image)
+}
+
 /// The animation SMD of blend `blend` of `sequence`: every frame, every bone.
-pub fn animation_smd(model: &Model, sequence: &Sequence, blend: usize) -> Smd {
+pub fn animation_smd(model: &Model, layout: &Layout, sequence: &Sequence, blend: usize) -> Smd {
     let frames = sequence.frames();
     let frames_out = (0..frames)
         .map(|frame| {
@@ -260,7 +372,7 @@ pub fn animation_smd(model: &Model, sequence: &Sequence, blend: usize) -> Smd {
             Frame { time: frame as i32, bones }
         })
         .collect();
-    Smd { nodes: nodes(model), frames: frames_out, ..Smd::default() }
+    Smd { nodes: nodes(model, layout), frames: frames_out, ..Smd::default() }
 }
 
 /// Every source file of a version 10 model saved as `stem.mdl`; `progress` is told the share
@@ -311,17 +423,22 @@ pub fn decompile(
         step(progress);
     }
     let matrices = reference_matrices(model);
-    for (part, names) in model.body_parts.iter().zip(&layout.submodels) {
-        for (sub, name) in part.submodels.iter().zip(names) {
+    for (p, names) in layout.submodels.iter().enumerate() {
+        for (s, name) in names.iter().enumerate() {
             if let Some(name) = name {
-                out.push(name, reference_smd(model, sub, &layout, &matrices).to_text().into_bytes());
+                out.push(name, reference_smd(model, (p, s), &layout, &matrices).to_text().into_bytes());
                 step(progress);
             }
         }
     }
+    if layout.keep.own_part() {
+        let bmp = own_part_bmp().ok_or_else(|| DecompileError::Texture { name: OWN_PART.to_owned() })?;
+        out.push(&format!("{OWN_PART}.bmp"), bmp);
+        out.push(&format!("{OWN_PART}.smd"), own_part_smd(model, &layout, &matrices).to_text().into_bytes());
+    }
     for (sequence, names) in model.sequences.iter().zip(&layout.sequences) {
         for (blend, name) in names.iter().enumerate() {
-            out.push(name, animation_smd(model, sequence, blend).to_text().into_bytes());
+            out.push(name, animation_smd(model, &layout, sequence, blend).to_text().into_bytes());
             step(progress);
         }
     }

@@ -8,7 +8,8 @@ use studio_model::Model;
 use studio_model::motion::{MOTION_FLAG_NAMES, STUDIO_RLOOP};
 
 use super::goldsrc::Layout;
-use crate::qc::{box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
+use super::keep_bones::OWN_PART;
+use crate::qc::{goldsrc_box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
 
 /// A sequence's options besides fps, loop, activity and blends: its motion flags (studiomdl
 /// extracts the movement again for `LX`, `LY`, `LZ`) and its transition nodes.
@@ -49,10 +50,14 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
         let _ = writeln!(out, "$flags {}", h.flags);
     }
     out.push('\n');
-    box_lines(&mut out, h.eye_position, (h.bbmin, h.bbmax), (h.min, h.max));
+    for renamed in &layout.renamed {
+        let _ = writeln!(out, "// {renamed}");
+    }
+    keep_comment(&mut out, model, layout);
+    goldsrc_box_lines(&mut out, h);
 
-    for (part, files) in model.body_parts.iter().zip(&layout.submodels) {
-        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+    for (files, name) in layout.submodels.iter().zip(&layout.parts) {
+        let _ = writeln!(out, "$bodygroup {} {{", q(name));
         for file in files {
             match file {
                 Some(file) => {
@@ -63,13 +68,33 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
         }
         out.push_str("}\n");
     }
+    if layout.keep.own_part() {
+        let _ = writeln!(out, "$bodygroup {} {{\n\tstudio {}\n}}", q(OWN_PART), q(OWN_PART));
+    }
     out.push('\n');
 
     let names: Vec<&str> = layout.textures.iter().map(String::as_str).collect();
+    for (texture, file) in model.textures.iter().zip(&layout.textures) {
+        let stem = file.trim_end_matches(".bmp");
+        let original = texture.name.trim_end_matches(".bmp").trim_end_matches(".BMP");
+        if stem != original {
+            let _ = writeln!(
+                out,
+                "// texture {} is written as {} (a name studiomdl reads back{})",
+                q(&texture.name),
+                q(file),
+                if texture.flags & studio_model::STUDIO_NF_CHROME != 0 {
+                    "; it gives chrome to a texture whose name holds \"chrome\", and to no other"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
     goldsrc_texture_lines(&mut out, model, &names);
     texture_groups(&mut out, model, layout);
 
-    goldsrc_skeleton_lines(&mut out, model);
+    goldsrc_skeleton_lines(&mut out, model, &layout.bones);
     out.push('\n');
 
     if model.sequence_groups.len() > 1 {
@@ -81,7 +106,7 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
             stem
         );
     }
-    for (s, files) in model.sequences.iter().zip(&layout.sequences) {
+    for ((s, files), label) in model.sequences.iter().zip(&layout.sequences).zip(&layout.labels) {
         if !s.pivots.is_empty() {
             let _ = writeln!(
                 out,
@@ -90,9 +115,40 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
                 s.pivots.len()
             );
         }
-        out.push_str(&goldsrc_sequence_of(s, files, &sequence_options(s)));
+        out.push_str(&goldsrc_sequence_of(s, label, files, &sequence_options(s)));
     }
     out
+}
+
+/// A comment naming the bones given a triangle of zero area so that studiomdl keeps them
+/// ([`super::keep_bones`]).
+fn keep_comment(out: &mut String, model: &Model, layout: &Layout) {
+    let keep = &layout.keep;
+    if keep.bones.is_empty() {
+        return;
+    }
+    let names: Vec<&str> =
+        keep.bones.iter().filter_map(|&b| layout.bones.get(b)).map(String::as_str).collect();
+    let place = match keep.submodel {
+        Some((p, s)) => format!(
+            "{} (the first reference file)",
+            layout
+                .submodels
+                .get(p)
+                .and_then(|f| f.get(s))
+                .and_then(Option::as_ref)
+                .map_or("", String::as_str)
+        ),
+        None => format!("{OWN_PART}.smd, a body part of its own (the model has no mesh)"),
+    };
+    let _ = writeln!(
+        out,
+        "// studiomdl keeps only bones a vertex uses: {} of the {} bones ({}) get a triangle of zero \
+         area in {place}, so that every bone stays, in this order",
+        names.len(),
+        model.bones.len(),
+        names.join(", ")
+    );
 }
 
 /// `$texturegroup`: for each skin slot that differs between families, the texture each family
@@ -111,7 +167,7 @@ fn texture_groups(out: &mut String, model: &Model, layout: &Layout) {
     if slots.is_empty() {
         return;
     }
-    out.push_str("$texturegroup \"skinfamilies\"\n{\n");
+    out.push_str("$texturegroup \"skinfamilies\" {\n");
     for family in 0..skins.num_families() {
         out.push_str("\t{");
         for &slot in &slots {

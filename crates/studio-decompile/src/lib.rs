@@ -8,11 +8,16 @@ pub mod collision;
 pub mod flex_shapes;
 pub mod goldsrc;
 pub mod goldsrc_qc;
+pub mod keep_bones;
 pub mod names;
 pub mod qc;
+pub mod qc_names;
+pub mod rebuild;
 pub mod source;
 pub mod source_qc;
 pub mod stereo_split;
+pub mod texture_flags;
+pub mod texture_range;
 pub mod turn;
 
 pub use studio_smd::{bmp, smd, smd_read};

@@ -22,7 +22,8 @@ impl FileNames {
         let base = base.strip_suffix(&format!(".{ext}")).unwrap_or(base);
         let mut stem: String = base.chars().map(|c| if kept(c) { c } else { '_' }).collect();
         stem = stem.trim_start_matches('.').to_owned();
-        stem.truncate(100);
+        // 59 + `.bmp` fills studiomdl's 64-byte texture and file name fields with their NUL.
+        stem.truncate(59);
         if stem.is_empty() {
             stem = "unnamed".to_owned();
         }
@@ -37,7 +38,9 @@ impl FileNames {
         let mut candidate = format!("{stem}.{ext}");
         let mut n = 2;
         while !self.taken.insert(candidate.to_ascii_lowercase()) {
-            candidate = format!("{stem}_{n}.{ext}");
+            let suffix = format!("_{n}");
+            let room = stem.len().min(59usize.saturating_sub(suffix.len()));
+            candidate = format!("{}{suffix}.{ext}", &stem[..room]);
             n += 1;
         }
         candidate
@@ -60,6 +63,6 @@ mod tests {
         assert_eq!(names.take("con", "smd"), "_con.smd");
         assert_eq!(names.take("COM1.x", "bmp"), "_COM1.x.bmp");
         assert_eq!(names.take("com10", "bmp"), "com10.bmp");
-        assert_eq!(names.take(&"x".repeat(300), "smd").len(), 104);
+        assert_eq!(names.take(&"x".repeat(300), "smd").len(), 63);
     }
 }

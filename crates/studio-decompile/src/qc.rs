@@ -95,6 +95,29 @@ pub fn goldsrc_activity(activity: i32) -> Option<&'static str> {
     usize::try_from(activity).ok()?.checked_sub(1).and_then(|i| GOLDSRC_ACTIVITIES.get(i)).copied()
 }
 
+/// The activity studiomdl's `lookupActivity` reads from a token: a name of `activity.h`
+/// (without case), else `ACT_` and C's `atoi` of the rest; 0 for none.
+pub fn goldsrc_activity_token(token: &str) -> i32 {
+    if let Some(i) = GOLDSRC_ACTIVITIES.iter().position(|a| a.eq_ignore_ascii_case(token)) {
+        return i as i32 + 1;
+    }
+    let Some(rest) = token.get(..4).filter(|p| p.eq_ignore_ascii_case("ACT_")).and(token.get(4..)) else {
+        return 0;
+    };
+    // atoi: leading white space, a sign, then digits, as far as they go.
+    let rest = rest.trim_start();
+    let (sign, digits) = match rest.as_bytes().first() {
+        Some(b'-') => (-1i64, &rest[1..]),
+        Some(b'+') => (1, &rest[1..]),
+        _ => (1, rest),
+    };
+    let value = digits
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(0i64, |v, d| (v * 10 + i64::from(d - b'0')).min(i64::from(i32::MAX) + 1));
+    i32::try_from(sign * value).unwrap_or(if sign < 0 { i32::MIN } else { i32::MAX })
+}
+
 /// The motion type's QC name (`XR`, `Y`…), with `RLOOP` dropped.
 fn motion(kind: i32) -> &'static str {
     use studio_model::motion::*;
@@ -132,6 +155,18 @@ fn header_lines(out: &mut String, name: &str, eye: Vec3, view: (Vec3, Vec3), hul
     box_lines(out, eye, view, hull);
 }
 
+/// A version 10 model's `$eyeposition`, `$bbox` and `$cbox` as Valve's Half-Life studiomdl
+/// reads them, then a blank line. Its `Cmd_Eyeposition` stores (−y, x, z) of the three numbers
+/// (turning them into the model's frame, which faces +x), so the eye position (x, y, z) is
+/// written `y −x z`; and `WriteModel` stores `$bbox` as the header's `min`/`max` (the hull) and
+/// `$cbox` as its `bbmin`/`bbmax` (the clipping box), the other way round from Source's compiler.
+pub(crate) fn goldsrc_box_lines(out: &mut String, h: &studio_model::Header) {
+    let eye = h.eye_position;
+    let _ = writeln!(out, "$eyeposition {}", v(Vec3::new(eye.y, -eye.x, eye.z)));
+    let _ = writeln!(out, "$bbox {} {}", v(h.min), v(h.max));
+    let _ = writeln!(out, "$cbox {} {}\n", v(h.bbmin), v(h.bbmax));
+}
+
 /// `$eyeposition`, `$bbox` (the view box) and `$cbox` (the hull), then a blank line.
 pub(crate) fn box_lines(out: &mut String, eye: Vec3, view: (Vec3, Vec3), hull: (Vec3, Vec3)) {
     let _ = writeln!(out, "$eyeposition {}", v(eye));
@@ -140,7 +175,7 @@ pub(crate) fn box_lines(out: &mut String, eye: Vec3, view: (Vec3, Vec3), hull: (
 }
 
 /// The `$controller` line of controller `i`, which reads `input` (0–3, above that the mouth),
-/// with its rest value in a comment (studiomdl has no option for it).
+/// with its rest value in a comment (studiomdl has no option for it: it writes 0).
 fn controller_line(
     out: &mut String,
     i: usize,
@@ -172,39 +207,57 @@ pub fn goldsrc_attachment(model: &Model, index: usize, a: &studio_model::Attachm
     format!("$attachment {index} {} {}", q(bone), v(a.org))
 }
 
-/// `$texrendermode` lines for each texture's render flags, and a comment for the no-mipmaps
-/// flag, naming texture `i` `names[i]`.
+/// `$texrendermode` lines for each texture's render flags (`additive`, `masked`: all
+/// studiomdl accepts), naming texture `i` `names[i]`, and a comment for each flag studiomdl
+/// cannot give ([`crate::texture_flags`]; chrome comes from the name).
 pub(crate) fn goldsrc_texture_lines(out: &mut String, model: &Model, names: &[&str]) {
-    use studio_model::*;
     for (texture, name) in model.textures.iter().zip(names) {
-        for (flag, mode) in [
-            (STUDIO_NF_FLATSHADE, "flatshade"),
-            (STUDIO_NF_CHROME, "chrome"),
-            (STUDIO_NF_FULLBRIGHT, "fullbright"),
-            (STUDIO_NF_ADDITIVE, "additive"),
-            (STUDIO_NF_MASKED, "masked"),
-        ] {
-            if texture.flags & flag != 0 {
-                let _ = writeln!(out, "$texrendermode {} {mode}", q(name));
-            }
+        for mode in crate::texture_flags::render_modes(texture.flags) {
+            let _ = writeln!(out, "$texrendermode {} {mode}", q(name));
         }
-        if texture.flags & STUDIO_NF_NOMIPS != 0 {
-            let _ = writeln!(out, "// {name}: no mipmaps (flag 0x0008; studiomdl has no option for it)");
+        for lost in crate::texture_flags::lost(texture.flags) {
+            let _ = writeln!(out, "// {name}: {lost}");
         }
     }
 }
 
-/// The `$controller`, `$hbox` and `$attachment` lines of a version 10 model.
-pub(crate) fn goldsrc_skeleton_lines(out: &mut String, model: &Model) {
+/// Whether studiomdl gives a controller of `kind` from `start` to `end` `STUDIO_RLOOP`
+/// (`Cmd_Controller`: a rotation whose ends are the same angle, compared as `(int)(a + 360) %
+/// 360`).
+pub fn goldsrc_rloop(kind: i32, start: f32, end: f32) -> bool {
+    use studio_model::motion::{STUDIO_XR, STUDIO_YR, STUDIO_ZR};
+    let turn = |a: f32| (a + 360.0) as i32 % 360;
+    kind & (STUDIO_XR | STUDIO_YR | STUDIO_ZR) != 0 && turn(start) == turn(end)
+}
+
+/// The `$controller`, `$hbox` and `$attachment` lines of a version 10 model whose bones are
+/// written `bones[i]`, with comments for what studiomdl cannot give back: a controller's rest
+/// value, an `RLOOP` flag its range does not imply, an attachment's name.
+pub(crate) fn goldsrc_skeleton_lines(out: &mut String, model: &Model, bones: &[String]) {
+    use studio_model::motion::STUDIO_RLOOP;
+    let name = |bone: usize| bones.get(bone).map_or("", String::as_str);
     for (i, c) in model.bone_controllers.iter().enumerate() {
-        let bone = model.bones.get(c.bone).map_or("", |b| b.name.as_str());
-        controller_line(out, i, c.index, bone, c.kind, (c.start, c.end), c.rest);
+        controller_line(out, i, c.index, name(c.bone), c.kind, (c.start, c.end), c.rest);
+        if (c.kind & STUDIO_RLOOP != 0) != goldsrc_rloop(c.kind, c.start, c.end) {
+            let _ = writeln!(
+                out,
+                "// controller {i}: RLOOP is {} here; studiomdl sets it for a rotation whose ends are one angle",
+                if c.kind & STUDIO_RLOOP != 0 { "set" } else { "not set" }
+            );
+        }
     }
     for h in &model.hitboxes {
-        let _ = writeln!(out, "{}", goldsrc_hbox(model, h));
+        let _ = writeln!(out, "$hbox {} {} {} {}", h.group, q(name(h.bone)), v(h.bbmin), v(h.bbmax));
     }
     for (i, a) in model.attachments.iter().enumerate() {
-        let _ = writeln!(out, "{}", goldsrc_attachment(model, i, a));
+        let _ = writeln!(out, "$attachment {i} {} {}", q(name(a.bone)), v(a.org));
+        if !a.name.is_empty() {
+            let _ = writeln!(
+                out,
+                "// attachment {i} is named {} (studiomdl reads no attachment name)",
+                q(&a.name)
+            );
+        }
     }
 }
 
@@ -229,9 +282,10 @@ pub(crate) fn source_skeleton_lines(out: &mut String, model: &SourceModel) {
 pub fn goldsrc(model: &Model) -> String {
     let mut out = String::new();
     let h = &model.header;
-    header_lines(&mut out, &h.name, h.eye_position, (h.bbmin, h.bbmax), (h.min, h.max));
+    let _ = writeln!(out, "$modelname {}", q(&h.name));
+    goldsrc_box_lines(&mut out, h);
     for part in &model.body_parts {
-        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+        let _ = writeln!(out, "$bodygroup {} {{", q(&part.name));
         for sub in &part.submodels {
             if sub.name.eq_ignore_ascii_case("blank") || sub.vertices.is_empty() {
                 let _ = writeln!(out, "\tblank");
@@ -244,7 +298,8 @@ pub fn goldsrc(model: &Model) -> String {
     let names: Vec<&str> = model.textures.iter().map(|t| t.name.as_str()).collect();
     goldsrc_texture_lines(&mut out, model, &names);
     out.push('\n');
-    goldsrc_skeleton_lines(&mut out, model);
+    let bones: Vec<String> = model.bones.iter().map(|b| b.name.clone()).collect();
+    goldsrc_skeleton_lines(&mut out, model, &bones);
     out.push('\n');
     for s in &model.sequences {
         out.push_str(&goldsrc_sequence(s));
@@ -254,13 +309,23 @@ pub fn goldsrc(model: &Model) -> String {
 
 /// The `$sequence` block of a version 10 sequence.
 pub fn goldsrc_sequence(s: &studio_model::Sequence) -> String {
-    goldsrc_sequence_of(s, std::slice::from_ref(&s.label), "")
+    goldsrc_sequence_of(s, &s.label, std::slice::from_ref(&s.label), "")
 }
 
-/// The `$sequence` block of a version 10 sequence whose blends are the SMD files `files`,
-/// with `options` (already formatted, each with a leading space) after its fps and loop.
-pub fn goldsrc_sequence_of(s: &studio_model::Sequence, files: &[String], options: &str) -> String {
-    let mut line = format!("$sequence {}", q(&s.label));
+/// The `$sequence` block of a version 10 sequence labelled `label` whose blends are the SMD
+/// files `files`, with `options` (already formatted, each with a leading space) after its fps
+/// and loop. Everything is on the `$sequence` line, the event block's `{` too: `Cmd_Sequence`
+/// reads the options only from that line (`TokenAvailable`), and crosses lines only inside
+/// braces. What studiomdl cannot read (a second blend axis: its `blend` option sets the first
+/// axis only) is said in a comment line before it.
+pub fn goldsrc_sequence_of(
+    s: &studio_model::Sequence,
+    label: &str,
+    files: &[String],
+    options: &str,
+) -> String {
+    let mut comments = String::new();
+    let mut line = format!("$sequence {}", q(label));
     for file in files {
         line.push(' ');
         line.push_str(&q(file.trim_end_matches(".smd")));
@@ -272,31 +337,33 @@ pub fn goldsrc_sequence_of(s: &studio_model::Sequence, files: &[String], options
     line.push_str(options);
     match goldsrc_activity(s.activity) {
         Some(name) => line.push_str(&format!(" {name} {}", s.activity_weight)),
-        None if s.activity != 0 => line.push_str(&format!(" // activity {} has no name", s.activity)),
+        // `lookupActivity` reads `ACT_` and a number as that number.
+        None if s.activity != 0 => line.push_str(&format!(" ACT_{} {}", s.activity, s.activity_weight)),
         None => {}
     }
-    if s.num_blends > 1 {
-        for axis in 0..2 {
-            if s.blend_type[axis] != 0 {
-                line.push_str(&format!(
-                    " blend {} {} {}",
-                    motion(s.blend_type[axis]),
-                    s.blend_start[axis],
-                    s.blend_end[axis]
-                ));
-            }
-        }
+    if s.num_blends > 1 && s.blend_type[0] != 0 {
+        line.push_str(&format!(" blend {} {} {}", motion(s.blend_type[0]), s.blend_start[0], s.blend_end[0]));
+    }
+    if s.num_blends > 1 && s.blend_type[1] != 0 {
+        let _ = writeln!(
+            comments,
+            "// {label}: second blend axis {} {} {} (studiomdl's blend option sets the first axis only)",
+            motion(s.blend_type[1]),
+            s.blend_start[1],
+            s.blend_end[1]
+        );
     }
     let events = s.events.iter().map(|e| (e.event.to_string(), e.frame.to_string(), e.options.as_str()));
-    with_events(line, events)
+    comments + &with_events(line, events)
 }
 
-/// A `$sequence` line and, when it has events, its block of `{ event NAME FRAME "OPTIONS" }`.
+/// A `$sequence` line and, when it has events, its block of `{ event NAME FRAME "OPTIONS" }`,
+/// opened on the `$sequence` line (studiomdl reads a sequence's options from that line alone).
 fn with_events<'a>(line: String, events: impl ExactSizeIterator<Item = (String, String, &'a str)>) -> String {
     if events.len() == 0 {
         return line + "\n";
     }
-    let mut out = line + "\n{\n";
+    let mut out = line + " {\n";
     for (name, frame, options) in events {
         let options = if options.is_empty() { String::new() } else { format!(" {}", q(options)) };
         let _ = writeln!(out, "\t{{ event {name} {frame}{options} }}");
@@ -349,7 +416,7 @@ pub fn source(model: &SourceModel) -> String {
     let h = &model.header;
     header_lines(&mut out, &h.name, h.eye_position, h.view_box, h.hull);
     for part in &model.body_parts {
-        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+        let _ = writeln!(out, "$bodygroup {} {{", q(&part.name));
         for sub in &part.models {
             if sub.name.is_empty() || sub.name.eq_ignore_ascii_case("blank") {
                 let _ = writeln!(out, "\tblank");

@@ -45,25 +45,67 @@ pub fn decompile_path(
     }
 }
 
-/// `studioview decompile MODEL --out DIR [--include-models]`.
-pub fn run(path: &Path, out: &Path, include_models: bool) -> ExitCode {
+/// `studioview decompile MODEL --out DIR [--include-models] [--check STUDIOMDL]`.
+pub fn run(path: &Path, out: &Path, include_models: bool, check: Option<&Path>) -> ExitCode {
     let started = std::time::Instant::now();
     let result = decompile_path(path, include_models, &mut |_| {})
         .and_then(|files| files.write_to(out).map(|()| files));
-    match result {
-        Ok(files) => {
-            crate::stdout::out!(
-                "wrote {} files ({} bytes) to {} in {:.2} s\n",
-                files.files.len(),
-                files.size(),
-                out.display(),
-                started.elapsed().as_secs_f64()
-            );
-            ExitCode::SUCCESS
-        }
+    let files = match result {
+        Ok(files) => files,
         Err(error) => {
             eprintln!("error {}: {error}", path.display());
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
         }
+    };
+    crate::stdout::out!(
+        "wrote {} files ({} bytes) to {} in {:.2} s\n",
+        files.files.len(),
+        files.size(),
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    match check {
+        None => ExitCode::SUCCESS,
+        Some(studiomdl) => run_check(path, out, studiomdl),
     }
+}
+
+/// `--check`: builds the decompiled QC in `out` with `studiomdl` and prints the comparison of
+/// what it wrote with the model at `path` (`studio_decompile::rebuild`); fails when they differ
+/// beyond what the QC's comments say studiomdl cannot give back.
+fn run_check(path: &Path, out: &Path, studiomdl: &Path) -> ExitCode {
+    if crate::model_files::source_load(path).is_some() {
+        eprintln!(
+            "error {}: --check builds Half-Life models with Half-Life's studiomdl; a Source model needs the \
+             Source SDK's, which runs on Windows",
+            path.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let original = match crate::model_files::goldsrc_load(path) {
+        Ok(loaded) => loaded.model,
+        Err(error) => {
+            eprintln!("error {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let stem = stem_of(path);
+    let built = match studio_decompile::rebuild::compile(studiomdl, out, &stem) {
+        Ok(built) => built,
+        Err(message) => {
+            eprintln!("error {}: {message}", path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let rebuilt = match studio_model::load(&built) {
+        Ok(loaded) => loaded.model,
+        Err(error) => {
+            eprintln!("error the rebuilt model: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let layout = studio_decompile::goldsrc::layout(&original);
+    let report = studio_decompile::rebuild::compare(&original, &layout, &rebuilt);
+    crate::stdout::out!("compiled {} with {}\n{}", built.display(), studiomdl.display(), report.text());
+    if report.differences.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

@@ -125,6 +125,10 @@ enum Command {
         /// Also a Source model's include models' sources, each in a folder named after it.
         #[arg(long)]
         include_models: bool,
+        /// Then build a Half-Life model's QC with this studiomdl (Valve's Half-Life compiler)
+        /// in the folder, and compare what it wrote with the original.
+        #[arg(long, value_name = "STUDIOMDL")]
+        check: Option<PathBuf>,
     },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
@@ -156,8 +160,8 @@ fn main() -> ExitCode {
     match command {
         Command::Info { model, json } => info::run(&model, json),
         Command::Check { paths } => check::run(&paths),
-        Command::Decompile { model, out, include_models } => {
-            studioview::decompile::run(&model, &out, include_models)
+        Command::Decompile { model, out, include_models, check } => {
+            studioview::decompile::run(&model, &out, include_models, check.as_deref())
         }
         Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
