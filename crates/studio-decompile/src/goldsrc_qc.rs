@@ -12,7 +12,7 @@ use super::keep_bones::OWN_PART;
 use crate::qc::{goldsrc_box_lines, goldsrc_sequence_of, goldsrc_skeleton_lines, goldsrc_texture_lines, q};
 
 /// A sequence's options besides fps, loop, activity and blends: its motion flags (studiomdl
-/// extracts the movement again for `LX`, `LY`, `LZ`) and its transition nodes.
+/// extracts the movement again for `LX`, `LY`, `LZ`), its pivots and its transition nodes.
 fn sequence_options(s: &studio_model::Sequence) -> String {
     let mut options = String::new();
     for (flag, name) in MOTION_FLAG_NAMES {
@@ -20,6 +20,10 @@ fn sequence_options(s: &studio_model::Sequence) -> String {
             options.push(' ');
             options.push_str(name);
         }
+    }
+    // `Option_AddPivot`: index, first and last frame; studiomdl never sets a pivot's origin.
+    for (i, pivot) in s.pivots.iter().enumerate() {
+        options.push_str(&format!(" pivot {i} {} {}", pivot.start, pivot.end));
     }
     match (s.entry_node, s.exit_node, s.node_flags) {
         (0, 0, _) => {}
@@ -107,11 +111,10 @@ pub fn qc(model: &Model, stem: &str, layout: &Layout) -> String {
         );
     }
     for ((s, files), label) in model.sequences.iter().zip(&layout.sequences).zip(&layout.labels) {
-        if !s.pivots.is_empty() {
+        if s.pivots.iter().any(|p| p.org != glam::Vec3::ZERO) {
             let _ = writeln!(
                 out,
-                "// {}: {} foot pivots (studiomdl has no command for them)",
-                s.label,
+                "// {label}: its {} foot pivots' origins (studiomdl's pivot option gives frames, and every origin 0 0 0)",
                 s.pivots.len()
             );
         }

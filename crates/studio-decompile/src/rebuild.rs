@@ -186,6 +186,9 @@ fn compare_sequences(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut
         let events = |s: &studio_model::Sequence| -> Vec<(i32, i32, String)> {
             s.events.iter().map(|e| (e.frame, e.event, e.options.clone())).collect()
         };
+        if a.events.iter().any(|e| e.kind != 0) {
+            r.expected.push(format!("sequence {i} {label:?}: its events' type field (studiomdl writes 0)"));
+        }
         if events(a) != events(b) {
             wrong.push(format!("events {:?} → {:?}", events(a), events(b)));
         }
@@ -202,6 +205,15 @@ fn compare_sequences(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut
                 "linear movement {} → {} (expected {movement})",
                 a.linear_movement, b.linear_movement
             ));
+        }
+        let pivots = |s: &studio_model::Sequence| -> Vec<(i32, i32)> {
+            s.pivots.iter().map(|p| (p.start, p.end)).collect()
+        };
+        if pivots(a) != pivots(b) || b.pivots.iter().any(|p| p.org != Vec3::ZERO) {
+            wrong.push(format!("pivots {:?} → {:?}", a.pivots, b.pivots));
+        }
+        if a.pivots.iter().any(|p| p.org != Vec3::ZERO) {
+            r.expected.push(format!("sequence {i} {label:?}: its pivots' origins (studiomdl writes 0 0 0)"));
         }
         if (a.entry_node, a.exit_node, a.node_flags) != (b.entry_node, b.exit_node, b.node_flags) {
             wrong.push(format!(
@@ -363,6 +375,12 @@ fn compare_textures(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut 
             continue;
         };
         mapped.push(Some(at));
+        if !rebuilt.textures[at].name.eq_ignore_ascii_case(&t.name) {
+            r.expected.push(format!(
+                "texture {:?} is named {:?} (so that studiomdl gives chrome as it has it)",
+                t.name, rebuilt.textures[at].name
+            ));
+        }
         let expected = crate::texture_flags::rebuilt(file, t.flags);
         for lost in crate::texture_flags::lost(t.flags) {
             r.expected.push(format!("texture {:?}: {lost}", t.name));

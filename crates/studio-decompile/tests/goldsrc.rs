@@ -63,8 +63,8 @@ fn texel(u: f64, v: f64, width: u32, height: u32) -> (i16, i16) {
 
 fn check_reference(name: &str, model: &Model, layout: &Layout, files: &Decompiled) {
     let matrices = bind_matrices(model);
-    for (part, names) in model.body_parts.iter().zip(&layout.submodels) {
-        for (sub, file) in part.submodels.iter().zip(names) {
+    for (p, (part, names)) in model.body_parts.iter().zip(&layout.submodels).enumerate() {
+        for (s, (sub, file)) in part.submodels.iter().zip(names).enumerate() {
             let Some(file) = file else {
                 assert!(goldsrc::is_blank(sub), "{name}: only blank submodels have no file");
                 continue;
@@ -72,8 +72,8 @@ fn check_reference(name: &str, model: &Model, layout: &Layout, files: &Decompile
             let smd = read_smd(files, file);
             let what = format!("{name} {file}");
             assert_eq!(smd.nodes.len(), model.bones.len(), "{what}: nodes");
-            for (node, bone) in smd.nodes.iter().zip(&model.bones) {
-                assert_eq!((&node.name, node.parent), (&bone.name, bone.parent), "{what}: node");
+            for ((node, bone), written) in smd.nodes.iter().zip(&model.bones).zip(&layout.bones) {
+                assert_eq!((&node.name, node.parent), (written, bone.parent), "{what}: node");
             }
             assert_eq!(smd.frames.len(), 1, "{what}: one frame");
             for key in &smd.frames[0].bones {
@@ -83,7 +83,14 @@ fn check_reference(name: &str, model: &Model, layout: &Layout, files: &Decompile
             }
             let triangles: Vec<(&Mesh, &[u32; 3])> =
                 sub.meshes.iter().flat_map(|m| m.triangles.iter().map(move |t| (m, t))).collect();
-            assert_eq!(smd.triangles.len(), triangles.len(), "{what}: triangles");
+            // After the model's own: the triangles of zero area that keep bones and textures.
+            let keeping = if layout.keep.submodel == Some((p, s)) { layout.keep.bones.len() } else { 0 };
+            let whole = layout.whole.iter().filter(|&&at| at == Some((p, s))).count();
+            assert_eq!(smd.triangles.len(), triangles.len() + keeping + whole, "{what}: triangles");
+            for added in &smd.triangles[triangles.len()..] {
+                let [a, b, c] = &added.corners;
+                assert!(a.position == b.position && b.position == c.position, "{what}: zero area");
+            }
             for (read, (mesh, triangle)) in smd.triangles.iter().zip(triangles) {
                 let texture = model.skins.texture(0, mesh.skin_ref).expect("a texture");
                 assert_eq!(read.material, layout.textures[texture], "{what}: material");
@@ -273,17 +280,23 @@ fn tokens(line: &str) -> Vec<String> {
 /// them. Returns the SMD files each names, per sequence.
 fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
     use studio_model::motion::MOTION_FLAG_NAMES;
+    let written_labels = goldsrc::layout(model).labels;
     let mut files = Vec::new();
-    let mut lines = qc.lines().peekable();
+    let mut lines = qc.lines();
     let mut index = 0;
     while let Some(line) = lines.next() {
         if !line.starts_with("$sequence ") {
             continue;
         }
-        let t = tokens(line);
+        let mut t = tokens(line);
+        // The event block opens on the $sequence line.
+        let has_events = t.last().is_some_and(|w| w == "{");
+        if has_events {
+            t.pop();
+        }
         let s = &mut model.sequences[index];
         index += 1;
-        assert_eq!(t[1], s.label, "the QC's sequences are in order");
+        assert_eq!(t[1], written_labels[index - 1], "the QC's sequences are in order");
         let mut k = 2;
         let mut names = Vec::new();
         while k < t.len() && t[k] != "fps" {
@@ -311,6 +324,7 @@ fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
                     blends.push((kind, number(2), number(3)));
                     k += 4;
                 }
+                "pivot" => k += 4,
                 "node" => {
                     let n = number(1) as i32;
                     nodes = (n, n, 0);
@@ -321,9 +335,8 @@ fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
                     k += 3;
                 }
                 w if w.starts_with("ACT_") => {
-                    activity = (1..=76)
-                        .find(|&a| studio_decompile::qc::goldsrc_activity(a) == Some(w))
-                        .expect("an activity");
+                    activity = studio_decompile::qc::goldsrc_activity_token(w);
+                    assert_ne!(activity, 0, "an activity: {w}");
                     weight = number(1) as i32;
                     k += 2;
                 }
@@ -341,14 +354,15 @@ fn apply_qc_sequences(qc: &str, model: &mut Model) -> Vec<Vec<String>> {
         s.motion_type = (s.motion_type & studio_model::motion::STUDIO_RLOOP) | motion;
         (s.activity, s.activity_weight) = (activity, weight);
         (s.entry_node, s.exit_node, s.node_flags) = nodes;
-        s.blend_type = [0; 2];
-        for (axis, (kind, start, end)) in blends.into_iter().enumerate() {
-            s.blend_type[axis] = kind;
-            (s.blend_start[axis], s.blend_end[axis]) = (start, end);
+        // studiomdl's `blend` sets the first axis; the second is only in a comment.
+        s.blend_type[0] = 0;
+        assert!(blends.len() <= 1, "one blend option");
+        for (kind, start, end) in blends {
+            s.blend_type[0] = kind;
+            (s.blend_start[0], s.blend_end[0]) = (start, end);
         }
         let mut events = Vec::new();
-        if lines.peek() == Some(&"{") {
-            lines.next();
+        if has_events {
             for line in lines.by_ref() {
                 if line == "}" {
                     break;
@@ -455,14 +469,17 @@ fn rebuild(original: &Model, files: &Decompiled) -> Model {
             Some((layout.textures.get(model.skins.texture(0, slot as i32)?)?.as_str(), slot as i32))
         })
         .collect();
-    for (part, names) in model.body_parts.iter_mut().zip(&layout.submodels) {
-        for (sub, file) in part.submodels.iter_mut().zip(names) {
+    for (p, (part, names)) in model.body_parts.iter_mut().zip(&layout.submodels).enumerate() {
+        for (s, (sub, file)) in part.submodels.iter_mut().zip(names).enumerate() {
             let Some(file) = file else { continue };
             let smd = read_smd(files, file);
             let (mut vertices, mut vertex_bones, mut normals, mut normal_bones) =
                 (vec![], vec![], vec![], vec![]);
             let mut meshes: Vec<Mesh> = Vec::new();
-            for triangle in &smd.triangles {
+            // The triangles of zero area at the end keep bones and textures for studiomdl.
+            let keeping = if layout.keep.submodel == Some((p, s)) { layout.keep.bones.len() } else { 0 };
+            let added = keeping + layout.whole.iter().filter(|&&at| at == Some((p, s))).count();
+            for triangle in &smd.triangles[..smd.triangles.len() - added] {
                 let skin_ref = slot_of[triangle.material.as_str()];
                 let mesh = match meshes.iter().position(|m| m.skin_ref == skin_ref) {
                     Some(i) => i,
