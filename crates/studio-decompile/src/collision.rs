@@ -101,7 +101,7 @@ fn qc_block(
     let mut out = String::new();
     let jointed = phy.solids.len() > 1;
     let command = if jointed { "$collisionjoints" } else { "$collisionmodel" };
-    let _ = writeln!(out, "\n{command} {}\n{{", q(file.trim_end_matches(".smd")));
+    let _ = writeln!(out, "\n{command} {} {{", q(file.trim_end_matches(".smd")));
     let edit = blocks(text, "editparams").next().unwrap_or_default();
     let mass = value(edit, "totalmass")
         .map(str::to_owned)

@@ -400,7 +400,10 @@ pub fn decompile(
         model.sequences.iter().flat_map(|s| std::iter::repeat_n(u64::from(s.frames()), s.num_blends.max(1)));
     super::check_size(files, model.bones.len())?;
     let layout = layout(model);
-    let mut out = Decompiled::default();
+    let mut out = Decompiled {
+        warnings: layout.renamed.iter().map(ToString::to_string).collect(),
+        ..Decompiled::default()
+    };
     let total = (model.textures.len()
         + layout.submodels.iter().flatten().count()
         + layout.sequences.iter().flatten().count())

@@ -125,6 +125,9 @@ pub struct OutFile {
 pub struct Decompiled {
     /// Files, in the order they were made.
     pub files: Vec<OutFile>,
+    /// What the sources say other than the model does, so that the compiler reads them back
+    /// (a name made valid, for one); the QC says each in a comment too.
+    pub warnings: Vec<String>,
 }
 
 impl Decompiled {

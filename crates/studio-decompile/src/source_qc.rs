@@ -165,7 +165,7 @@ fn body_parts(out: &mut String, model: &SourceModel, layout: &Layout, faces: &[O
             out.push_str("}\n");
             continue;
         }
-        let _ = writeln!(out, "$bodygroup {}\n{{", q(&part.name));
+        let _ = writeln!(out, "$bodygroup {} {{", q(&part.name));
         for file in files {
             match file.as_ref().and_then(|lods| lods.first()) {
                 Some(file) => {
@@ -308,7 +308,7 @@ fn lods(out: &mut String, model: &SourceModel, layout: &Layout) {
             .as_ref()
             .and_then(|v| v.body_parts.iter().flatten().find_map(|m| m.lods.get(lod)))
             .map_or(0.0, |l| l.switch_point);
-        let _ = writeln!(out, "$lod {switch}\n{{");
+        let _ = writeln!(out, "$lod {switch} {{");
         for (p, models) in layout.models.iter().enumerate() {
             for (m, files) in models.iter().enumerate() {
                 let Some(files) = files else { continue };

@@ -171,6 +171,8 @@ fn what_the_real_models_broke_builds_again() {
     assert!(model.sequences[0].events.len() >= 2);
 
     let layout = goldsrc::layout(&model);
+    let warnings = goldsrc::decompile(&model, "edge", &mut |_| {}).unwrap().warnings;
+    assert_eq!(warnings.len(), layout.renamed.len(), "a warning per name changed: {warnings:?}");
     let renamed: Vec<(&str, usize, &str)> =
         layout.renamed.iter().map(|r| (r.kind, r.index, r.to.as_str())).collect();
     assert_eq!(

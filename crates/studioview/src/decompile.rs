@@ -57,6 +57,9 @@ pub fn run(path: &Path, out: &Path, include_models: bool, check: Option<&Path>) 
             return ExitCode::FAILURE;
         }
     };
+    for warning in &files.warnings {
+        eprintln!("warning {}: {warning}", path.display());
+    }
     crate::stdout::out!(
         "wrote {} files ({} bytes) to {} in {:.2} s\n",
         files.files.len(),

@@ -107,3 +107,26 @@ fn include_models_decompile_into_folders_of_their_own() {
     );
     assert!(!own.join("include48_anims").exists());
 }
+
+#[test]
+fn check_builds_the_decompile_with_studiomdl_and_compares() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let studiomdl = shared.join("tools/studiomdl/studiomdl");
+    let out = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-check").join("v_mg");
+    let model = shared.join("models/ns/v_mg.mdl");
+    let args = ["decompile", &model.to_string_lossy(), "--out", &out.to_string_lossy(), "--check"];
+    let run = studioview(&[&args[..], &[&*studiomdl.to_string_lossy()]].concat());
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.join("v_mg.mdl").exists(), "studiomdl wrote the model in the folder");
+    assert!(stdout.contains("poses: 191 compared"), "{stdout}");
+    assert!(stdout.contains("the rebuilt model equals the original"), "{stdout}");
+
+    // A Source model is refused: its compiler is another.
+    let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let out = out.with_file_name("anim48");
+    let args = ["decompile", &source.to_string_lossy(), "--out", &out.to_string_lossy(), "--check"];
+    let run = studioview(&[&args[..], &[&*studiomdl.to_string_lossy()]].concat());
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("Half-Life's studiomdl"));
+}

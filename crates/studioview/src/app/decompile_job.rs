@@ -27,6 +27,8 @@ pub struct DecompileDone {
     pub bytes: u64,
     /// Seconds it took.
     pub seconds: f64,
+    /// What the sources say other than the model does (`Decompiled::warnings`).
+    pub warnings: Vec<String>,
 }
 
 /// A decompile running on its own thread.
@@ -60,6 +62,7 @@ impl DecompileJob {
                     files: files.files.len(),
                     bytes: files.size(),
                     seconds: started.elapsed().as_secs_f64(),
+                    warnings: files.warnings,
                 })
             });
             shared.store(1.0f32.to_bits(), Ordering::Relaxed);

@@ -472,16 +472,21 @@ impl AppState {
         let dir = job.dir.clone();
         self.decompiling = None;
         match result {
-            Ok(done) => self.say(
-                Level::Info,
-                format!(
-                    "decompiled into {}: {} files, {} bytes in {:.2} s",
-                    dir.display(),
-                    done.files,
-                    done.bytes,
-                    done.seconds
-                ),
-            ),
+            Ok(done) => {
+                for warning in &done.warnings {
+                    self.say(Level::Warning, format!("decompile: {warning}"));
+                }
+                self.say(
+                    Level::Info,
+                    format!(
+                        "decompiled into {}: {} files, {} bytes in {:.2} s",
+                        dir.display(),
+                        done.files,
+                        done.bytes,
+                        done.seconds
+                    ),
+                )
+            }
             Err(error) => self.say(Level::Error, format!("decompile failed: {error}")),
         }
         false
