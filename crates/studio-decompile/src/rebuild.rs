@@ -102,6 +102,7 @@ pub fn compare(original: &Model, layout: &Layout, rebuilt: &Model) -> Report {
     for renamed in &layout.renamed {
         r.expected.push(renamed.to_string());
     }
+    compare_header(original, rebuilt, r);
     compare_bones(original, layout, rebuilt, r);
     compare_sequences(original, layout, rebuilt, r);
     compare_skeleton_records(original, layout, rebuilt, r);
@@ -117,6 +118,80 @@ pub fn compare(original: &Model, layout: &Layout, rebuilt: &Model) -> Report {
 
 fn differ(r: &mut Report, what: String) {
     r.differences.push(what);
+}
+
+/// The header's eye position, hull, clipping box and flags, and the transition graph.
+fn compare_header(original: &Model, rebuilt: &Model, r: &mut Report) {
+    let (a, b) = (&original.header, &rebuilt.header);
+    for (what, x, y) in [
+        ("eye position", a.eye_position, b.eye_position),
+        ("hull min", a.min, b.min),
+        ("hull max", a.max, b.max),
+        ("clipping box min", a.bbmin, b.bbmin),
+        ("clipping box max", a.bbmax, b.bbmax),
+    ] {
+        if !same3(x, y) {
+            differ(r, format!("header: {what} {x} → {y}"));
+        }
+    }
+    if a.flags != b.flags {
+        differ(r, format!("header: flags {:#x} → {:#x}", a.flags, b.flags));
+    }
+    let derived = transition_graph(original);
+    if derived != original.transitions.table() {
+        r.expected.push(format!(
+            "the transition graph {:?} is not the one studiomdl makes from the sequences' nodes ({derived:?})",
+            original.transitions.table()
+        ));
+    }
+    if derived != rebuilt.transitions.table() {
+        differ(r, format!("transition graph {derived:?} → {:?}", rebuilt.transitions.table()));
+    }
+}
+
+/// The transition graph studiomdl makes from the sequences' entry and exit nodes
+/// (`MakeTransitions`): each sequence between two nodes a direct step (both ways with the
+/// reverse flag), then steps through other nodes until none is added, over as many nodes as the
+/// largest entry node; row-major, as `WriteModel` stores it in bytes.
+fn transition_graph(model: &Model) -> Vec<u8> {
+    const MAX: usize = 100;
+    let node = |n: i32| usize::try_from(n).ok().filter(|&n| (1..=MAX).contains(&n));
+    let mut x = vec![[0i32; MAX]; MAX];
+    let mut count = 0;
+    for s in &model.sequences {
+        if let (Some(entry), Some(exit)) = (node(s.entry_node), node(s.exit_node))
+            && entry != exit
+        {
+            x[entry - 1][exit - 1] = exit as i32;
+            if s.node_flags != 0 {
+                x[exit - 1][entry - 1] = entry as i32;
+            }
+        }
+        count = count.max(node(s.entry_node).unwrap_or(0));
+    }
+    loop {
+        let mut hit = false;
+        for i in 1..=count {
+            for j in 1..=count {
+                if i != j && x[i - 1][j - 1] == 0 {
+                    // `k < numxnodes`: the last node is never a step.
+                    if let Some(k) = (1..count).find(|&k| x[k - 1][j - 1] > 0 && x[i - 1][k - 1] > 0) {
+                        x[i - 1][j - 1] = -x[i - 1][k - 1];
+                        hit = true;
+                    }
+                }
+            }
+        }
+        for row in x.iter_mut().take(count) {
+            for v in row.iter_mut().take(count) {
+                *v = v.abs();
+            }
+        }
+        if !hit {
+            break;
+        }
+    }
+    x.iter().take(count).flat_map(|row| row[..count].iter().map(|&v| v as u8)).collect()
 }
 
 fn compare_bones(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut Report) {

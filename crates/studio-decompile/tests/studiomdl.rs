@@ -68,6 +68,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     (
         "groups.mdl",
         &[
+            "the transition graph [0, 2, 2, 1, 0, 1, 2, 2, 0] is not the one studiomdl makes",
             "sequence 1 \"walk\": its pivots' origins",
             "texture \"skin_a.bmp\": 32×16 becomes 40×17",
             "texture \"skin_b.bmp\": 32×16 becomes 40×17",
