@@ -168,6 +168,16 @@ pub fn uv(s: i16, t: i16, width: u32, height: u32) -> [f64; 2] {
     [f64::from(u), f64::from(v)]
 }
 
+/// A reference SMD's one frame: every bone at its default values.
+fn reference_skeleton(model: &Model) -> Vec<BoneKey> {
+    model
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, b)| BoneKey { bone: i, position: values3(&b.value[..3]), rotation: values3(&b.value[3..]) })
+        .collect()
+}
+
 /// The reference SMD of submodel `at` (body part, submodel); `matrices` are the model's
 /// [`reference_matrices`]. It gets the triangles of zero area the layout puts there: one per
 /// bone to keep ([`super::keep_bones`]) and one per texture to keep whole
@@ -176,12 +186,7 @@ pub fn reference_smd(model: &Model, at: (usize, usize), layout: &Layout, matrice
     let Some(sub) = model.body_parts.get(at.0).and_then(|p| p.submodels.get(at.1)) else {
         return Smd::default();
     };
-    let skeleton = model
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| BoneKey { bone: i, position: values3(&b.value[..3]), rotation: values3(&b.value[3..]) })
-        .collect();
+    let skeleton = reference_skeleton(model);
     let mut triangles = Vec::new();
     for mesh in &sub.meshes {
         let texture = model.skins.texture(0, mesh.skin_ref).or(usize::try_from(mesh.skin_ref).ok());
@@ -323,12 +328,7 @@ fn movement_at(movement: Vec3, frame: u32, frames: u32) -> [f64; 3] {
 /// textured with `OWN_PART.bmp`.
 pub fn own_part_smd(model: &Model, layout: &Layout, matrices: &[Affine3A]) -> Smd {
     let material = format!("{OWN_PART}.bmp");
-    let skeleton = model
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| BoneKey { bone: i, position: values3(&b.value[..3]), rotation: values3(&b.value[3..]) })
-        .collect();
+    let skeleton = reference_skeleton(model);
     let triangles = layout
         .keep
         .bones

@@ -452,7 +452,7 @@ fn compare_textures(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut 
         mapped.push(Some(at));
         if !rebuilt.textures[at].name.eq_ignore_ascii_case(&t.name) {
             r.expected.push(format!(
-                "texture {:?} is named {:?} (so that studiomdl gives chrome as it has it)",
+                "texture {:?} is named {:?} (a BMP name studiomdl reads back, chrome said by it)",
                 t.name, rebuilt.textures[at].name
             ));
         }

@@ -83,14 +83,7 @@ fn a_single_zero_frame_is_applied_whatever_its_span() {
 
 /// anim48.mdl with its companions, its bytes changed by `change`, compared with its reference.
 fn anim48_changed(change: impl FnOnce(&mut Vec<u8>)) -> Option<(Results, Value)> {
-    let (shared, reference) = common::reference("anim48.json")?;
-    let read = |ext: &str| studio_testing::read(&shared, &format!("{FIXTURE}/anim48.{ext}"));
-    let (mut mdl, vvd, vtx, ani) = (read("mdl"), read("vvd"), read("dx90.vtx"), read("ani"));
-    change(&mut mdl);
-    let files =
-        SourceFiles { mdl: &mdl, vvd: Some(&vvd), vtx: Some(&vtx), ani: Some(&ani), includes: Vec::new() };
-    let model = parse_set(&files).unwrap();
-    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    let (model, reference) = common::anim48_changed(change)?;
     Some((common::compare(&reference, &model, Names::Renamed), reference))
 }
 

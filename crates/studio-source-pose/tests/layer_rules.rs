@@ -38,15 +38,7 @@ const CROUCH_LOCK: usize = 12;
 
 /// anim48 with its companions, its `.mdl` changed by `change`; and its reference.
 fn anim48(change: impl FnOnce(&mut Vec<u8>)) -> Option<(SourceModel, Value)> {
-    let (shared, reference) = common::reference("anim48.json")?;
-    let read = |ext: &str| studio_testing::read(&shared, &format!("{FIXTURE}/anim48.{ext}"));
-    let (mut mdl, vvd, vtx, ani) = (read("mdl"), read("vvd"), read("dx90.vtx"), read("ani"));
-    change(&mut mdl);
-    let files =
-        SourceFiles { mdl: &mdl, vvd: Some(&vvd), vtx: Some(&vtx), ani: Some(&ani), includes: Vec::new() };
-    let model = parse_set(&files).unwrap();
-    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
-    Some((model, reference))
+    common::anim48_changed(change)
 }
 
 /// Sequence `i`'s record, checked by its label.

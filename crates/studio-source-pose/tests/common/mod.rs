@@ -27,6 +27,27 @@ pub fn reference(file: &str) -> Option<(PathBuf, Value)> {
     Some((shared, reference))
 }
 
+/// anim48.mdl with its `.vvd`, `.vtx` and `.ani`, its `.mdl` bytes changed by `change` first,
+/// and its reference; `None` (said) where `../shared` is missing. The change must leave the
+/// model without warnings.
+pub fn anim48_changed(change: impl FnOnce(&mut Vec<u8>)) -> Option<(SourceModel, Value)> {
+    let (shared, reference) = reference("anim48.json")?;
+    let read =
+        |ext: &str| studio_testing::read(&shared, &format!("fixtures/source/models/fixture/anim48.{ext}"));
+    let (mut mdl, vvd, vtx, ani) = (read("mdl"), read("vvd"), read("dx90.vtx"), read("ani"));
+    change(&mut mdl);
+    let files = studio_source::SourceFiles {
+        mdl: &mdl,
+        vvd: Some(&vvd),
+        vtx: Some(&vtx),
+        ani: Some(&ani),
+        includes: Vec::new(),
+    };
+    let model = studio_source::parse_set(&files).unwrap();
+    assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    Some((model, reference))
+}
+
 /// The model a reference is of, loaded with its companions.
 pub fn reference_model(shared: &Path, reference: &Value) -> SourceModel {
     let model_path = shared.join("fixtures/source").join(reference["model"].as_str().unwrap());
