@@ -1,11 +1,18 @@
 //! A wgpu device without a window, for rendering to images (command line, tests) — and the
 //! errors the renderer reports.
 
+/// What to do about no adapter at all, on this system.
+#[cfg(target_os = "linux")]
+const NO_ADAPTER_HINT: &str = "on Debian, install mesa-vulkan-drivers for software rendering";
+/// What to do about no adapter at all, on this system.
+#[cfg(not(target_os = "linux"))]
+const NO_ADAPTER_HINT: &str = "update the graphics driver";
+
 /// What went wrong getting or using a GPU.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
     /// No adapter: no GPU driver and no software one (install Mesa's `mesa-vulkan-drivers`).
-    #[error("no graphics adapter found ({0}); on Debian, install mesa-vulkan-drivers for software rendering")]
+    #[error("no graphics adapter works ({0}); {hint}", hint = NO_ADAPTER_HINT)]
     NoAdapter(String),
     /// The adapter refused a device.
     #[error("the graphics adapter refused a device: {0}")]
@@ -39,6 +46,16 @@ pub fn is_software(adapter: &wgpu::Adapter) -> bool {
     adapter.get_info().device_type == wgpu::DeviceType::Cpu
 }
 
+/// The device an image is drawn with: the limits every backend offers, at `adapter`'s
+/// resolution.
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    wgpu::DeviceDescriptor {
+        label: Some("studioview device"),
+        required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+        ..Default::default()
+    }
+}
+
 /// Instance, adapter, device and queue.
 #[derive(Debug, Clone)]
 pub struct GpuContext {
@@ -54,32 +71,20 @@ pub struct GpuContext {
 
 impl GpuContext {
     /// A device with no surface, chosen as wgpu's environment variables say (`WGPU_BACKEND`,
-    /// `WGPU_ADAPTER_NAME`…); otherwise the primary backends (Vulkan: a GPU, or Mesa's lavapipe
-    /// without one), and OpenGL (llvmpipe) only when they offer no adapter. Not probing OpenGL
-    /// first saves its start-up time, and its EGL probe's complaints on a machine without a
-    /// desktop session.
+    /// `WGPU_ADAPTER_NAME`…); otherwise the first adapter that works
+    /// ([`crate::adapter_choice`]) of the primary backends (Vulkan: a GPU, or Mesa's lavapipe
+    /// without one), then of OpenGL (llvmpipe). Not probing OpenGL first saves its start-up
+    /// time, and its EGL probe's complaints on a machine without a desktop session.
     pub fn headless() -> Result<Self, RenderError> {
-        let tries = match wgpu::Backends::from_env() {
-            Some(backends) => vec![backends],
-            None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
-        };
-        let mut failure = String::from("no backend tried");
-        for backends in tries {
-            match request_adapter(backends, wgpu::PowerPreference::default()) {
-                Ok((instance, adapter)) => return Self::from_adapter(instance, adapter),
-                Err(error) => failure = error.to_string(),
-            }
-        }
-        Err(RenderError::NoAdapter(failure))
+        let groups = crate::adapter_choice::backend_groups();
+        let preference = wgpu::PowerPreference::default();
+        crate::adapter_choice::first_working(&groups, preference, &device_descriptor, &mut |_, _| None)
+            .map(|(context, _)| context)
     }
 
     /// A device on `adapter`, with the limits every backend offers.
     pub fn from_adapter(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self, RenderError> {
-        let descriptor = wgpu::DeviceDescriptor {
-            label: Some("studioview device"),
-            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
-            ..Default::default()
-        };
+        let descriptor = device_descriptor(&adapter);
         let (device, queue) = pollster::block_on(adapter.request_device(&descriptor))
             .map_err(|e| RenderError::Device(e.to_string()))?;
         Ok(Self { instance, adapter, device, queue })

@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod adapter_choice;
 pub mod bones_binding;
 mod camera;
 mod context;
@@ -31,7 +32,7 @@ pub mod source_face;
 mod texture;
 
 pub use camera::OrbitCamera;
-pub use context::{GpuContext, RenderError, is_software, request_adapter};
+pub use context::{GpuContext, RenderError, device_descriptor, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use grid::{GRID_COLOR, GpuGrid};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};

@@ -134,6 +134,10 @@ pub fn run(args: &RenderArgs) -> ExitCode {
 /// switched off (`NODEVICE_SELECT=1`, its documented switch; the variable cannot be set safely
 /// in this process) and returns that run's exit code, or `None` when this run can go ahead.
 pub fn rerun_quietly() -> Option<ExitCode> {
+    // Mesa's layer and the variable are Linux's.
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
     let runtime_dir_usable = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| Path::new(&d).is_dir());
     if runtime_dir_usable || std::env::var_os("NODEVICE_SELECT").is_some() {
         return None;

@@ -49,14 +49,13 @@ fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// The folder thumbnails are cached in: `$XDG_CACHE_HOME/studioview/thumbnails`, or
-/// `~/.cache/studioview/thumbnails`.
+/// The folder thumbnails are cached in: the system's cache folder for studioview (the
+/// `directories` crate's), then `thumbnails` — on Linux `$XDG_CACHE_HOME/studioview/thumbnails`
+/// or `~/.cache/studioview/thumbnails`, on Windows `%LOCALAPPDATA%\studioview\cache\thumbnails`,
+/// on macOS `~/Library/Caches/studioview/thumbnails`.
 pub fn default_cache() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("studioview/thumbnails"))
+    let dirs = directories::ProjectDirs::from("", "", "studioview")?;
+    Some(dirs.cache_dir().join("thumbnails"))
 }
 
 /// The cache file of a model, if its identity can be had.
@@ -311,5 +310,23 @@ fn work(
             return;
         }
         wake();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thumbnails_are_cached_in_the_systems_cache_folder() {
+        let Some(cache) = super::default_cache() else { return };
+        assert!(cache.ends_with("studioview/thumbnails") || cache.ends_with("studioview\\cache\\thumbnails"));
+        #[cfg(target_os = "linux")]
+        {
+            // `$XDG_CACHE_HOME` where it is absolute, else `~/.cache`.
+            let base = std::env::var_os("XDG_CACHE_HOME")
+                .map(std::path::PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .or_else(|| std::env::home_dir().map(|h| h.join(".cache")));
+            assert_eq!(Some(cache), base.map(|b| b.join("studioview/thumbnails")));
+        }
     }
 }

@@ -144,7 +144,15 @@ impl StudioApp {
     /// The viewer as eframe starts it, with the stored settings.
     pub fn from_creation_context(cc: &eframe::CreationContext<'_>, model: Option<PathBuf>) -> Self {
         let settings = cc.storage.and_then(|s| eframe::get_value(s, SETTINGS_KEY)).unwrap_or_default();
-        Self::new(settings, model)
+        let mut app = Self::new(settings, model);
+        if let Some(render_state) = &cc.wgpu_render_state {
+            let info = render_state.adapter.get_info();
+            app.state.renderer = Some(studio_render::adapter_choice::describe(&info));
+        }
+        for line in WINDOW_ADAPTERS_TRIED.get().into_iter().flatten() {
+            app.state.say(state::Level::Warning, format!("graphics adapter passed over: {line}"));
+        }
+        app
     }
 
     /// Tells `warmup` the stored settings, and holds the viewport's first draws for it.
@@ -424,25 +432,44 @@ impl eframe::App for StudioApp {
     }
 }
 
-/// How the window's renderer is set up: with `WGPU_BACKEND` set, eframe's default; otherwise a
-/// device on the primary backends (Vulkan on Linux: a GPU, or Mesa's lavapipe), and eframe's
-/// default (which adds OpenGL) only when they offer none. Starting wgpu's OpenGL backend loads
-/// Mesa's OpenGL driver through EGL: 18 MiB of memory for a backend the window does not use
-/// wherever Vulkan works.
+/// The adapters the window's renderer passed over, and why (for the messages panel).
+static WINDOW_ADAPTERS_TRIED: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// How the window's renderer is set up: the first adapter that works
+/// (`studio_render::adapter_choice`), the high-performance one of the primary backends first
+/// (Vulkan on Linux: a GPU, or Mesa's lavapipe; DX12, then Vulkan on Windows; Metal on macOS),
+/// then their others, then OpenGL; only `WGPU_BACKEND`'s where it is set. A device counts as
+/// working once it has built a pipeline: under Wine 8 the DX12 adapter gives a device whose
+/// first shader fails, and the window never opened. Starting wgpu's OpenGL backend loads Mesa's
+/// OpenGL driver through EGL: 18 MiB of memory for a backend the window does not use wherever
+/// Vulkan works, so it is tried last. When nothing works, eframe's own setup says why.
 pub fn wgpu_options() -> eframe::egui_wgpu::WgpuConfiguration {
+    window_wgpu_options(&mut |_, _| None)
+}
+
+/// [`wgpu_options`], with `refuse` able to turn an adapter down (its place in the order and its
+/// information; the tests force a failure with it).
+pub fn window_wgpu_options(
+    refuse: &mut dyn FnMut(usize, &eframe::wgpu::AdapterInfo) -> Option<String>,
+) -> eframe::egui_wgpu::WgpuConfiguration {
     use eframe::egui_wgpu::{WgpuSetup, WgpuSetupCreateNew, WgpuSetupExisting};
-    let setup = || -> Option<WgpuSetup> {
-        let (instance, adapter) = window_adapter()?;
-        // The device eframe's own setup asks for.
-        let device = eframe::wgpu::DeviceDescriptor {
-            label: Some("egui wgpu device"),
-            required_limits: eframe::wgpu::Limits { max_texture_dimension_2d: 8192, ..Default::default() },
-            ..Default::default()
-        };
-        let (device, queue) = pollster::block_on(adapter.request_device(&device)).ok()?;
-        Some(WgpuSetup::Existing(WgpuSetupExisting { instance, adapter, device, queue }))
+    // The device eframe's own setup asks for.
+    let descriptor = |_: &eframe::wgpu::Adapter| eframe::wgpu::DeviceDescriptor {
+        label: Some("egui wgpu device"),
+        required_limits: eframe::wgpu::Limits { max_texture_dimension_2d: 8192, ..Default::default() },
+        ..Default::default()
     };
-    let wgpu_setup = setup().unwrap_or_else(|| WgpuSetupCreateNew::without_display_handle().into());
+    let groups = studio_render::adapter_choice::backend_groups();
+    let preference = eframe::wgpu::PowerPreference::HighPerformance;
+    let chosen = studio_render::adapter_choice::first_working(&groups, preference, &descriptor, refuse);
+    let wgpu_setup = match chosen {
+        Ok((context, tried)) => {
+            let _ = WINDOW_ADAPTERS_TRIED.set(tried);
+            let studio_render::GpuContext { instance, adapter, device, queue } = context;
+            WgpuSetup::Existing(WgpuSetupExisting { instance, adapter, device, queue })
+        }
+        Err(_) => WgpuSetupCreateNew::without_display_handle().into(),
+    };
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
 }
 

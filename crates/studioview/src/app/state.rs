@@ -158,6 +158,8 @@ pub struct AppState {
     pub backed_up: Vec<PathBuf>,
     /// The model browser.
     pub browser: crate::app::browser::Browser,
+    /// The adapter the window draws with (`name (backend)`), once known.
+    pub renderer: Option<String>,
     /// Counts loads, so the viewport knows a different model from an edited one.
     pub(crate) load_id: u64,
     /// Counts edits that change what the viewport uploads (texture flags).
@@ -203,6 +205,7 @@ impl AppState {
             decompiling: None,
             backed_up: Vec::new(),
             browser: Default::default(),
+            renderer: None,
             load_id: 0,
             scene_generation: 0,
             discarding: false,

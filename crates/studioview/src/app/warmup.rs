@@ -99,7 +99,7 @@ impl Warmup {
         // driver installed (Intel's two and AMD's here, by strace), unless the user chose the
         // drivers already. The time saved was within the noise of a start.
         let chosen = ["VK_DRIVER_FILES", "VK_ICD_FILENAMES", "VK_LOADER_DRIVERS_SELECT"];
-        if chosen.iter().all(|name| std::env::var_os(name).is_none()) {
+        if cfg!(target_os = "linux") && chosen.iter().all(|name| std::env::var_os(name).is_none()) {
             command.env("VK_LOADER_DRIVERS_SELECT", "*lvp*");
         }
         Self::start(command, HOLD_LIMIT)

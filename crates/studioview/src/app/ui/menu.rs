@@ -54,8 +54,12 @@ pub fn show_due_dialog(ctx: &egui::Context, state: &mut AppState, commands: &mut
     }
 }
 
-/// Whether a file dialog can be shown: a desktop portal (D-Bus session) or zenity.
+/// Whether a file dialog can be shown: always on Windows and macOS (their own dialogs); on
+/// Linux and the BSDs, a desktop portal (D-Bus session) or zenity.
 pub fn dialog_available() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
     std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
         || std::env::var_os("PATH")
             .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file()))

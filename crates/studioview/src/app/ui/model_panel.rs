@@ -86,6 +86,9 @@ fn info_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model) {
         row("hull", format!("{} .. {}", z(h.min), z(h.max)));
         row("bounding box", format!("{} .. {}", z(h.bbmin), z(h.bbmax)));
         row("flags", format!("{:#x}", h.flags));
+        if let Some(renderer) = &state.renderer {
+            row("renderer", renderer.clone());
+        }
     }
     for companion in &state.loaded.companions {
         super::fit::row(ui, INFO_KEY_WIDTH, "companion", companion.display().to_string());
