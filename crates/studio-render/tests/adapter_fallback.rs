@@ -44,8 +44,7 @@ fn when_every_adapter_fails_the_error_names_each() {
     let groups = backend_groups();
     let mut refuse = |place: usize, _: &wgpu::AdapterInfo| Some(format!("refused {place}"));
     let error = first_working(&groups, wgpu::PowerPreference::default(), &device_descriptor, &mut refuse)
-        .err()
-        .expect("nothing works");
+        .expect_err("nothing works");
     let text = error.to_string();
     assert!(text.starts_with("no graphics adapter works ("), "{text}");
     if std::env::var_os("CI").is_some() {
