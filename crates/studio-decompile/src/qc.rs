@@ -197,13 +197,21 @@ fn controller_line(
 
 /// The `$hbox` line of a version 10 hit box.
 pub fn goldsrc_hbox(model: &Model, h: &studio_model::Hitbox) -> String {
-    let bone = model.bones.get(h.bone).map_or("", |b| b.name.as_str());
+    hbox_on(h, model.bones.get(h.bone).map_or("", |b| b.name.as_str()))
+}
+
+/// The `$hbox` line of a version 10 hit box on the bone written `bone`.
+fn hbox_on(h: &studio_model::Hitbox, bone: &str) -> String {
     format!("$hbox {} {} {} {}", h.group, q(bone), v(h.bbmin), v(h.bbmax))
 }
 
 /// The `$attachment` line of a version 10 attachment.
 pub fn goldsrc_attachment(model: &Model, index: usize, a: &studio_model::Attachment) -> String {
-    let bone = model.bones.get(a.bone).map_or("", |b| b.name.as_str());
+    attachment_on(index, a, model.bones.get(a.bone).map_or("", |b| b.name.as_str()))
+}
+
+/// The `$attachment` line of a version 10 attachment on the bone written `bone`.
+fn attachment_on(index: usize, a: &studio_model::Attachment, bone: &str) -> String {
     format!("$attachment {index} {} {}", q(bone), v(a.org))
 }
 
@@ -247,10 +255,10 @@ pub(crate) fn goldsrc_skeleton_lines(out: &mut String, model: &Model, bones: &[S
         }
     }
     for h in &model.hitboxes {
-        let _ = writeln!(out, "$hbox {} {} {} {}", h.group, q(name(h.bone)), v(h.bbmin), v(h.bbmax));
+        let _ = writeln!(out, "{}", hbox_on(h, name(h.bone)));
     }
     for (i, a) in model.attachments.iter().enumerate() {
-        let _ = writeln!(out, "$attachment {i} {} {}", q(name(a.bone)), v(a.org));
+        let _ = writeln!(out, "{}", attachment_on(i, a, name(a.bone)));
         if !a.name.is_empty() {
             let _ = writeln!(
                 out,

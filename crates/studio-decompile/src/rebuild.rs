@@ -102,16 +102,18 @@ pub fn compare(original: &Model, layout: &Layout, rebuilt: &Model) -> Report {
     for renamed in &layout.renamed {
         r.expected.push(renamed.to_string());
     }
+    // What studiomdl does to each sequence's frames, for its movement and its poses.
+    let rules: Vec<FrameRules> = (0..original.sequences.len()).map(|s| frame_rules(original, s)).collect();
     compare_header(original, rebuilt, r);
     compare_bones(original, layout, rebuilt, r);
-    compare_sequences(original, layout, rebuilt, r);
+    compare_sequences(original, layout, rebuilt, &rules, r);
     compare_skeleton_records(original, layout, rebuilt, r);
     compare_body(original, layout, rebuilt, r);
     compare_textures(original, layout, rebuilt, r);
     if r.differences.iter().all(|d| !d.starts_with("bones"))
         && original.sequences.len() == rebuilt.sequences.len()
     {
-        compare_poses(original, rebuilt, r);
+        compare_poses(original, rebuilt, &rules, r);
     }
     report
 }
@@ -226,7 +228,13 @@ fn same3(a: Vec3, b: Vec3) -> bool {
     same(a.x, b.x) && same(a.y, b.y) && same(a.z, b.z)
 }
 
-fn compare_sequences(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut Report) {
+fn compare_sequences(
+    original: &Model,
+    layout: &Layout,
+    rebuilt: &Model,
+    rules: &[FrameRules],
+    r: &mut Report,
+) {
     if original.sequences.len() != rebuilt.sequences.len() {
         return differ(
             r,
@@ -273,7 +281,7 @@ fn compare_sequences(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut
                 a.motion_type, a.motion_bone, b.motion_type, b.motion_bone
             ));
         }
-        let movement = a.linear_movement + frame_rules(original, i).drift;
+        let movement = a.linear_movement + rules[i].drift;
         let moved = (movement - b.linear_movement).abs().max_element();
         if moved > 1e-3 * movement.abs().max_element().max(1.0) {
             wrong.push(format!(
@@ -442,7 +450,7 @@ fn compare_body(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut Repo
 fn compare_textures(original: &Model, layout: &Layout, rebuilt: &Model, r: &mut Report) {
     let find = |name: &str| rebuilt.textures.iter().position(|t| t.name.eq_ignore_ascii_case(name));
     let mut mapped = Vec::with_capacity(original.textures.len());
-    let sizes = crate::texture_range::rebuilt_sizes(original);
+    let sizes = crate::texture_range::rebuilt_sizes(original, &layout.whole);
     for (i, (t, file)) in original.textures.iter().zip(&layout.textures).enumerate() {
         let Some(at) = find(file) else {
             differ(r, format!("texture {:?}: no {file:?} in the rebuilt model", t.name));
@@ -629,7 +637,7 @@ fn note_frame_rules(original: &Model, s: usize, rules: &FrameRules, r: &mut Repo
     }
 }
 
-fn compare_poses(original: &Model, rebuilt: &Model, r: &mut Report) {
+fn compare_poses(original: &Model, rebuilt: &Model, rules: &[FrameRules], r: &mut Report) {
     use studio_model::motion::STUDIO_RLOOP;
     // The controllers as studiomdl gives them (RLOOP by its rule), so that the same bytes give
     // the same angles.
@@ -644,8 +652,8 @@ fn compare_poses(original: &Model, rebuilt: &Model, r: &mut Report) {
     let controllers = neutral_bytes(&rebuilt.bone_controllers);
     let mut reported = 0;
     for (s, sequence) in original.sequences.iter().enumerate() {
-        let rules = frame_rules(original, s);
-        note_frame_rules(original, s, &rules, r);
+        let rules = &rules[s];
+        note_frame_rules(original, s, rules, r);
         let frames = sequence.frames();
         let compared = if rules.last_differs { frames - 1 } else { frames };
         for frame in 0..compared {

@@ -64,11 +64,10 @@ pub fn plan(model: &Model) -> Vec<Option<(usize, usize)>> {
 
 /// Each texture's size as studiomdl makes it from the decompile: chrome 64 × 64
 /// (`TextureCoordRanges`); else the texels reached, with the keeping triangle's corners where
-/// [`plan`] adds one, the width rounded up to a multiple of 4 (`GetSkinWidth`); a texture no
+/// `plan` (the layout's [`plan`]) adds one, the width rounded up to a multiple of 4 (`GetSkinWidth`); a texture no
 /// mesh shows takes the range of the family 0 texture in its slot (its "parent").
-pub fn rebuilt_sizes(model: &Model) -> Vec<(u32, u32)> {
+pub fn rebuilt_sizes(model: &Model, plan: &[Option<(usize, usize)>]) -> Vec<(u32, u32)> {
     let reached = reach(model);
-    let plan = plan(model);
     let size = |t: usize, range: Option<[i32; 4]>| -> Option<(u32, u32)> {
         let texture = model.textures.get(t)?;
         if texture.flags & STUDIO_NF_CHROME != 0 {

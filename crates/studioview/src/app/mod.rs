@@ -483,8 +483,10 @@ pub fn window_title(path: Option<&std::path::Path>, dirty: bool) -> String {
     }
 }
 
-/// The adapter of the window's renderer (see [`wgpu_options`]): on the primary backends, or
-/// `None` where `WGPU_BACKEND` leaves the choice to eframe or they offer none.
+/// The adapter the window's renderer tries first (see [`wgpu_options`]): the high-performance
+/// one of the primary backends, or `None` where `WGPU_BACKEND` is set or they offer none. The
+/// shader warm-up helper compiles for it (`run` keeps the helper only when the window's own
+/// adapter is a software one; where the window fell back from this one, its work is of no use).
 pub fn window_adapter() -> Option<(eframe::wgpu::Instance, eframe::wgpu::Adapter)> {
     use eframe::wgpu;
     if wgpu::Backends::from_env().is_some() {
