@@ -59,6 +59,12 @@ impl Layout {
     pub fn added_triangles(&self) -> usize {
         self.keep.bones.len() + self.whole.iter().flatten().count()
     }
+
+    /// Those of them submodel `at` (body part, submodel) gets, after its own.
+    pub fn added_at(&self, at: (usize, usize)) -> usize {
+        let keeping = if self.keep.submodel == Some(at) { self.keep.bones.len() } else { 0 };
+        keeping + self.whole.iter().filter(|&&place| place == Some(at)).count()
+    }
 }
 
 /// Whether a submodel is a blank choice of its body part.

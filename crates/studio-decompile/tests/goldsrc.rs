@@ -84,9 +84,7 @@ fn check_reference(name: &str, model: &Model, layout: &Layout, files: &Decompile
             let triangles: Vec<(&Mesh, &[u32; 3])> =
                 sub.meshes.iter().flat_map(|m| m.triangles.iter().map(move |t| (m, t))).collect();
             // After the model's own: the triangles of zero area that keep bones and textures.
-            let keeping = if layout.keep.submodel == Some((p, s)) { layout.keep.bones.len() } else { 0 };
-            let whole = layout.whole.iter().filter(|&&at| at == Some((p, s))).count();
-            assert_eq!(smd.triangles.len(), triangles.len() + keeping + whole, "{what}: triangles");
+            assert_eq!(smd.triangles.len(), triangles.len() + layout.added_at((p, s)), "{what}: triangles");
             for added in &smd.triangles[triangles.len()..] {
                 let [a, b, c] = &added.corners;
                 assert!(a.position == b.position && b.position == c.position, "{what}: zero area");
@@ -477,8 +475,7 @@ fn rebuild(original: &Model, files: &Decompiled) -> Model {
                 (vec![], vec![], vec![], vec![]);
             let mut meshes: Vec<Mesh> = Vec::new();
             // The triangles of zero area at the end keep bones and textures for studiomdl.
-            let keeping = if layout.keep.submodel == Some((p, s)) { layout.keep.bones.len() } else { 0 };
-            let added = keeping + layout.whole.iter().filter(|&&at| at == Some((p, s))).count();
+            let added = layout.added_at((p, s));
             for triangle in &smd.triangles[..smd.triangles.len() - added] {
                 let skin_ref = slot_of[triangle.material.as_str()];
                 let mesh = match meshes.iter().position(|m| m.skin_ref == skin_ref) {
