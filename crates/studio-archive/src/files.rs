@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use studio_bytes::files::{FileSet, Found, companion_path, game_folder};
+use studio_bytes::files::{FileSet, Found, companion_path, game_folder, place_below};
 
 use crate::archive::Archive;
 use crate::game::GameFolders;
@@ -162,13 +162,12 @@ impl FileSet for GameFiles {
     }
 
     fn game_place(&self, relative: &str) -> String {
-        let relative = relative.replace('\\', "/");
         let archives = self.game.archives.len();
         match self.game.roots.first() {
             Some(root) if archives > 0 => {
-                format!("{}, then the game's {archives} archive(s)", root.join(&relative).display())
+                format!("{}, then the game's {archives} archive(s)", place_below(root, relative).display())
             }
-            Some(root) => root.join(&relative).display().to_string(),
+            Some(root) => place_below(root, relative).display().to_string(),
             None => format!("{relative} (no models folder above {})", self.path.display()),
         }
     }

@@ -91,7 +91,13 @@ pub struct LooseFiles {
 impl LooseFiles {
     /// The files of the model at `path`.
     pub fn new(path: &Path) -> Self {
-        Self { path: path.to_owned(), game: game_folder(path) }
+        // The file's name as on disk, where the name asked for matched it in another case.
+        let path = match (path.parent(), path.file_name().and_then(|n| n.to_str())) {
+            (Some(dir), Some(name)) if CASE_MAY_FOLD => spelled_on_disk(dir, name, path.to_owned()),
+            _ => path.to_owned(),
+        };
+        let game = game_folder(&path);
+        Self { path, game }
     }
 
     fn dir(&self) -> &Path {
@@ -128,21 +134,54 @@ impl FileSet for LooseFiles {
 
     fn game_place(&self, relative: &str) -> String {
         match &self.game {
-            Some(game) => game.join(relative.replace('\\', "/")).display().to_string(),
+            Some(game) => place_below(game, relative).display().to_string(),
             None => format!("{relative} (no models folder above {})", self.path.display()),
         }
     }
 }
 
-/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case.
+/// Whether a name found by its exact spelling may be spelled otherwise on disk: Windows' and
+/// macOS's file systems ignore case, so `dir/Name` "exists" for a file `name`. There the spelling
+/// on disk is read from the folder, so that what we report (and write beside it) is the file's
+/// real name. Linux's are case-sensitive: an exact hit is the name on disk.
+const CASE_MAY_FOLD: bool = !cfg!(target_os = "linux");
+
+/// The folder's entries (`.` for an empty path), or none where it cannot be read.
+fn entries(dir: &Path) -> impl Iterator<Item = std::fs::DirEntry> {
+    std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+}
+
+/// `dir/name` as it is spelled on disk, where a case-insensitive file system found it under
+/// another spelling; `exact` itself where the folder has no entry of that name ignoring ASCII
+/// case (a Unicode case difference only Windows folds).
+fn spelled_on_disk(dir: &Path, name: &str, exact: PathBuf) -> PathBuf {
+    if !CASE_MAY_FOLD {
+        return exact;
+    }
+    // The exact spelling where the folder has it (a case-sensitive volume on macOS).
+    let mut found = None;
+    for entry in entries(dir) {
+        let entry_name = entry.file_name();
+        match entry_name.to_str() {
+            Some(n) if n == name => return exact,
+            Some(n) if n.eq_ignore_ascii_case(name) && found.is_none() => found = Some(entry_name),
+            _ => {}
+        }
+    }
+    found.map_or(exact, |found| dir.join(found))
+}
+
+/// The file named `name` in `dir`, matched exactly first, then ignoring ASCII case; spelled as
+/// on disk.
 pub fn companion_path(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
     if exact.is_file() {
-        return Some(exact);
+        return Some(spelled_on_disk(dir, name, exact));
     }
-    let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }).ok()?;
-    entries
-        .filter_map(|entry| entry.ok())
+    entries(dir)
         .find(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
         .map(|entry| dir.join(entry.file_name()))
         .filter(|path| path.is_file())
@@ -173,17 +212,25 @@ fn search(dir: &Path, folders: &[&str], file: &str) -> Option<PathBuf> {
 /// Every folder in `dir` named `name` ignoring ASCII case, the exact spelling first.
 fn folders_named(dir: &Path, name: &str) -> Vec<PathBuf> {
     let exact = dir.join(name);
-    let mut out: Vec<PathBuf> = exact.is_dir().then(|| exact.clone()).into_iter().collect();
-    if let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir }) {
-        out.extend(
-            entries
-                .filter_map(|entry| entry.ok())
-                .filter(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
-                .map(|entry| dir.join(entry.file_name()))
-                .filter(|path| *path != exact && path.is_dir()),
-        );
-    }
+    let exact = exact.is_dir().then(|| spelled_on_disk(dir, name, exact));
+    let mut out: Vec<PathBuf> = exact.iter().cloned().collect();
+    out.extend(
+        entries(dir)
+            .filter(|entry| entry.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+            .map(|entry| dir.join(entry.file_name()))
+            .filter(|path| Some(path) != exact.as_ref() && path.is_dir()),
+    );
     out
+}
+
+/// Where `relative` (`models\\x.mdl` or `models/x.mdl`) would be below `root`, joined a component
+/// at a time so that the path has this system's separators throughout: for messages naming
+/// where a file was looked for.
+pub fn place_below(root: &Path, relative: &str) -> PathBuf {
+    relative
+        .split(['/', '\\'])
+        .filter(|part| !part.is_empty())
+        .fold(root.to_path_buf(), |p, part| p.join(part))
 }
 
 /// The game folder of a model file: the folder that holds the last `models` folder (any case)
@@ -213,11 +260,16 @@ mod tests {
         assert_eq!(resolve(&root, "models/FIXTURE/anim.ani"), Some(dir.join("anim.ani")));
         assert_eq!(resolve(&root, "models/../models/fixture/anim.ani"), None);
         assert_eq!(resolve(&root, "models/fixture/missing.ani"), None);
-        // Folders differing only in case are all searched.
+        // Folders differing only in case are all searched, where they can differ: on a
+        // case-insensitive file system (Windows, macOS) `models/fixture` is `Models/Fixture`,
+        // and what is found is spelled as on disk.
+        let folds_case = root.join("MODELS").is_dir();
         let other = root.join("models").join("fixture");
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("walk.ani"), b"x").unwrap();
-        assert_eq!(resolve(&root, "Models/Fixture/walk.ani"), Some(other.join("walk.ani")));
+        let walk = if folds_case { dir.join("walk.ani") } else { other.join("walk.ani") };
+        assert_eq!(resolve(&root, "Models/Fixture/walk.ani"), Some(walk.clone()));
+        assert_eq!(resolve(&root, "MODELS/fixture/WALK.ANI"), Some(walk));
         assert_eq!(resolve(&root, "models/fixture/anim.ani"), Some(dir.join("anim.ani")));
         assert_eq!(game_folder(&dir.join("x.mdl")), Some(root.clone()));
         assert_eq!(game_folder(Path::new("/tmp/x.mdl")), None);

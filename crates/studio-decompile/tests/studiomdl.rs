@@ -13,10 +13,10 @@ use studio_decompile::goldsrc;
 use studio_decompile::rebuild::{Report, compare, compile};
 use studio_model::{Model, STUDIO_NF_ADDITIVE, STUDIO_NF_CHROME, STUDIO_NF_FLATSHADE, STUDIO_NF_MASKED};
 
-/// Valve's studiomdl, or `None` (said) where `../shared` is missing.
+/// Valve's studiomdl, or `None` (said) where `../shared` is missing or it cannot run here
+/// (`studio_testing::studiomdl`).
 fn studiomdl() -> Option<PathBuf> {
-    let shared = studio_testing::shared()?;
-    Some(shared.join("tools/studiomdl/studiomdl"))
+    studio_testing::studiomdl(&studio_testing::shared()?)
 }
 
 /// Decompiles `model` into a scratch folder, builds it there with studiomdl and compares.

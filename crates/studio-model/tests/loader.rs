@@ -12,9 +12,9 @@ fn companions_are_found_case_insensitively() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("loader-case");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(shared.join("fixtures/groups.mdl"), dir.join("Groups.MDL")).unwrap();
-    std::fs::copy(shared.join("fixtures/groupsT.mdl"), dir.join("groupst.mdl")).unwrap();
-    std::fs::copy(shared.join("fixtures/groups01.mdl"), dir.join("GROUPS01.MDL")).unwrap();
+    studio_testing::copy(shared.join("fixtures/groups.mdl"), dir.join("Groups.MDL")).unwrap();
+    studio_testing::copy(shared.join("fixtures/groupsT.mdl"), dir.join("groupst.mdl")).unwrap();
+    studio_testing::copy(shared.join("fixtures/groups01.mdl"), dir.join("GROUPS01.MDL")).unwrap();
     let loaded = load(&dir.join("Groups.MDL")).unwrap();
     assert_eq!(loaded.companions, [dir.join("groupst.mdl"), dir.join("GROUPS01.MDL")]);
     assert_eq!(loaded.model.texture_source, TextureSource::TextureFile);

@@ -15,21 +15,28 @@ fn a_failing_first_adapter_gives_way_to_the_next() {
         eprintln!("note: no adapter; skipping");
         return;
     };
-    assert!(tried.is_empty(), "nothing passed over: {tried:?}");
+    // Passed over by themselves: none here; under Wine, its DX12 adapter ("Parent device is
+    // lost"), as the Windows issue found.
+    let natural = tried;
+    eprintln!("passed over by themselves: {natural:?}");
     let first = describe(&first.adapter.get_info());
 
+    // The one chosen comes after those that failed by themselves: refuse it.
+    let place_of_first = natural.len();
     let mut refused = Vec::new();
     let mut refuse = |place: usize, info: &wgpu::AdapterInfo| {
         refused.push(describe(info));
-        (place == 0).then(|| "refused by the test".to_owned())
+        (place == place_of_first).then(|| "refused by the test".to_owned())
     };
     match first_working(&groups, preference, &device_descriptor, &mut refuse) {
         Ok((next, tried)) => {
             let next = describe(&next.adapter.get_info());
             eprintln!("first {first}, then {next}");
             assert_ne!(next, first, "another adapter is taken");
-            assert_eq!(tried, [format!("{first}: refused by the test")]);
-            assert_eq!(refused, [first, next], "the refused one was the one chosen before");
+            let mut expected = natural.clone();
+            expected.push(format!("{first}: refused by the test"));
+            assert_eq!(tried, expected);
+            assert_eq!(refused[place_of_first..], [first, next], "the refused one was the one chosen before");
         }
         Err(error) => {
             // A machine with one adapter: the error names it and why.

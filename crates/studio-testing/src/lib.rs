@@ -24,6 +24,24 @@ pub fn shared() -> Option<PathBuf> {
     None
 }
 
+/// Valve's Half-Life studiomdl for the tests that build what we decompile: `../shared`'s, a
+/// Linux program, on Linux and macOS. A Windows test binary cannot start a Linux program (not
+/// under Wine either), so there it is the `studiomdl.exe` that `STUDIOVIEW_STUDIOMDL` names, or
+/// `None`, said: the Linux run of the same tests builds with `../shared`'s.
+pub fn studiomdl(shared: &Path) -> Option<PathBuf> {
+    if !cfg!(windows) {
+        return Some(shared.join("tools/studiomdl/studiomdl"));
+    }
+    let named = std::env::var_os("STUDIOVIEW_STUDIOMDL").map(PathBuf::from);
+    if named.is_none() {
+        eprintln!(
+            "note: ../shared's studiomdl is a Linux program, which Windows cannot start; set \
+             STUDIOVIEW_STUDIOMDL to a Windows studiomdl.exe to build with it here"
+        );
+    }
+    named
+}
+
 /// The bytes of a file under `../shared`.
 pub fn read(shared: &std::path::Path, path: &str) -> Vec<u8> {
     std::fs::read(shared.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -169,6 +187,20 @@ pub fn scratch(root: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// `std::fs::copy`, with the copy made writable: the shared files may be read-only, a copy keeps
+/// their permissions, and Windows then refuses to delete the copy (or its test folder).
+pub fn copy(from: impl AsRef<Path>, to: impl AsRef<Path>) -> std::io::Result<u64> {
+    let to = to.as_ref();
+    let bytes = std::fs::copy(from, to)?;
+    let mut permissions = std::fs::metadata(to)?.permissions();
+    if permissions.readonly() {
+        #[allow(clippy::permissions_set_readonly_false)] // The owner's write bit: a test's own copy.
+        permissions.set_readonly(false);
+        std::fs::set_permissions(to, permissions)?;
+    }
+    Ok(bytes)
+}
+
 /// Copies the files (not the folders) of `from` for which `keep` holds into `to`.
 pub fn copy_files(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
     let entries = std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
@@ -176,7 +208,7 @@ pub fn copy_files(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
         let path = entry.unwrap_or_else(|e| panic!("{}: {e}", from.display())).path();
         if path.is_file() && keep(&path) {
             let name = path.file_name().unwrap_or_default();
-            std::fs::copy(&path, to.join(name)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            copy(&path, to.join(name)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
     }
 }

@@ -26,3 +26,4 @@ pub mod source_doc;
 pub mod source_pose_cmd;
 pub mod stdout;
 pub mod thumbnail;
+pub mod user_message;

@@ -1,7 +1,14 @@
 //! `studioview`: a viewer and command line for Valve studio models, Half-Life and Source.
+//!
+//! On Windows this is a GUI-subsystem program: a double-click opens the viewer with no console
+//! window beside it. Commands started from a console print there (`user_message::connect`), and
+//! the package's `studioview.com` (the `studioview-console` launcher) makes `studioview` typed in
+//! a console wait for the command and return its exit status, as a console program does.
 
 #![forbid(unsafe_code)]
+#![cfg_attr(windows, windows_subsystem = "windows")]
 
+use studioview::user_message::{self, Severity};
 use studioview::{app, check, export, info, list, pose_cmd, render_cmd};
 
 use std::path::PathBuf;
@@ -153,7 +160,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    user_message::connect();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if user_message::needs_window() => {
+            let severity = if error.use_stderr() { Severity::Error } else { Severity::Info };
+            user_message::tell(severity, &error.to_string());
+            return ExitCode::from(error.exit_code().clamp(0, 255) as u8);
+        }
+        Err(error) => error.exit(),
+    };
     let Some(command) = cli.command else {
         return app::run(cli.model);
     };

@@ -81,14 +81,14 @@ fn check_tells_companions_from_models_by_content() {
     // soldier_100.mdl ends in two digits and soldier_1.mdl exists, but it is a model of its own;
     // v_mgt.mdl beside v_mg.mdl is not a texture file, since v_mg.mdl has its textures.
     for name in ["soldier_1.mdl", "soldier_100.mdl"] {
-        std::fs::copy(shared.join("fixtures/rle.mdl"), dir.join(name)).unwrap();
+        studio_testing::copy(shared.join("fixtures/rle.mdl"), dir.join(name)).unwrap();
     }
     for name in ["v_mg.mdl", "v_mgt.mdl"] {
-        std::fs::copy(shared.join("models/ns/v_mg.mdl"), dir.join(name)).unwrap();
+        studio_testing::copy(shared.join("models/ns/v_mg.mdl"), dir.join(name)).unwrap();
     }
-    std::fs::copy(shared.join("models/ns/hive.mdl"), dir.join("hive.mdl")).unwrap();
-    std::fs::copy(shared.join("models/ns/hivet.mdl"), dir.join("hivet.mdl")).unwrap();
-    std::fs::copy(shared.join("fixtures/groups01.mdl"), dir.join("other.mdl")).unwrap();
+    studio_testing::copy(shared.join("models/ns/hive.mdl"), dir.join("hive.mdl")).unwrap();
+    studio_testing::copy(shared.join("models/ns/hivet.mdl"), dir.join("hivet.mdl")).unwrap();
+    studio_testing::copy(shared.join("fixtures/groups01.mdl"), dir.join("other.mdl")).unwrap();
     let out = studioview(&["check", dir.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");

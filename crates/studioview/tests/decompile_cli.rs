@@ -51,14 +51,14 @@ fn a_model_missing_its_sequence_group_or_textures_is_refused_and_nothing_is_writ
     let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-groups");
     // groups.mdl with its texture file but not groups01.mdl.
     for name in ["groups.mdl", "groupsT.mdl"] {
-        std::fs::copy(shared.join("fixtures").join(name), dir.join(name)).expect("a copy");
+        studio_testing::copy(shared.join("fixtures").join(name), dir.join(name)).expect("a copy");
     }
     let model = dir.join("groups.mdl");
     refused(&model, &["groups.mdl", "animation is not loaded"]);
 
     // With its sequence group but without its texture file.
     std::fs::remove_file(dir.join("groupsT.mdl")).expect("removed");
-    std::fs::copy(shared.join("fixtures/groups01.mdl"), dir.join("groups01.mdl")).expect("a copy");
+    studio_testing::copy(shared.join("fixtures/groups01.mdl"), dir.join("groups01.mdl")).expect("a copy");
     refused(&model, &["groups.mdl", "texture file"]);
 }
 
@@ -111,8 +111,18 @@ fn include_models_decompile_into_folders_of_their_own() {
 #[test]
 fn check_builds_the_decompile_with_studiomdl_and_compares() {
     let Some(shared) = studio_testing::shared() else { return };
-    let studiomdl = shared.join("tools/studiomdl/studiomdl");
     let out = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "decompile-check").join("v_mg");
+
+    // A Source model is refused: its compiler is another.
+    let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let anim48 = out.with_file_name("anim48");
+    let any = shared.join("tools/studiomdl/studiomdl");
+    let args = ["decompile", &source.to_string_lossy(), "--out", &anim48.to_string_lossy(), "--check"];
+    let run = studioview(&[&args[..], &[&*any.to_string_lossy()]].concat());
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("Half-Life's studiomdl"));
+
+    let Some(studiomdl) = studio_testing::studiomdl(&shared) else { return };
     let model = shared.join("models/ns/v_mg.mdl");
     let args = ["decompile", &model.to_string_lossy(), "--out", &out.to_string_lossy(), "--check"];
     let run = studioview(&[&args[..], &[&*studiomdl.to_string_lossy()]].concat());
@@ -121,12 +131,4 @@ fn check_builds_the_decompile_with_studiomdl_and_compares() {
     assert!(out.join("v_mg.mdl").exists(), "studiomdl wrote the model in the folder");
     assert!(stdout.contains("poses: 191 compared"), "{stdout}");
     assert!(stdout.contains("the rebuilt model equals the original"), "{stdout}");
-
-    // A Source model is refused: its compiler is another.
-    let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
-    let out = out.with_file_name("anim48");
-    let args = ["decompile", &source.to_string_lossy(), "--out", &out.to_string_lossy(), "--check"];
-    let run = studioview(&[&args[..], &[&*studiomdl.to_string_lossy()]].concat());
-    assert!(!run.status.success());
-    assert!(String::from_utf8_lossy(&run.stderr).contains("Half-Life's studiomdl"));
 }

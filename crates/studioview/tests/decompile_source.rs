@@ -252,7 +252,7 @@ fn with_phy(shared: &std::path::Path, name: &str, phy: &[u8]) -> std::path::Path
     let to = game.join("models/fixture");
     std::fs::create_dir_all(&to).expect("a folder");
     for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
-        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), to.join(file))
+        studio_testing::copy(shared.join("fixtures/source/models/fixture").join(file), to.join(file))
             .expect("a copy");
     }
     std::fs::write(to.join("skeleton48.phy"), phy).expect("the .phy");
@@ -354,7 +354,7 @@ fn face_fixture(shared: &std::path::Path, scratch: &str) -> (std::path::PathBuf,
     let game = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), scratch);
     let dir = game.join("models/fixture");
     std::fs::create_dir_all(&dir).expect("a folder");
-    std::fs::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
+    studio_testing::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
         .expect("the .ani");
     let path = studio_testing::source_face::write_face(shared, &dir);
     let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };

@@ -395,7 +395,7 @@ fn save_as_a_new_name_writes_the_texture_and_group_files_under_it() {
     let Some(shared) = studio_testing::shared() else { return };
     let dir = scratch("edit-groups");
     for name in ["groups.mdl", "groupsT.mdl", "groups01.mdl"] {
-        std::fs::copy(shared.join("fixtures").join(name), dir.join(name)).unwrap();
+        studio_testing::copy(shared.join("fixtures").join(name), dir.join(name)).unwrap();
     }
     let mut state = AppState::demo(Settings::default());
     state.apply(Command::Open(dir.join("groups.mdl")));

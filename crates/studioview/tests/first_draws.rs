@@ -1,9 +1,9 @@
 //! The viewport's first draws while the shader warm-up runs, on the software renderer: neither
 //! the mesh nor the ground grid (drawn by the mesh's pipeline) until the helper has the mesh's
 //! shaders ready, then both, without waiting for the helper to exit. (The first frame, the background alone,
-//! passes before the harness hands over; `viewport.rs` tests the choice.) A shell script stands in for the helper,
-//! moving on when the test creates a file, so each stage is seen for as many frames as the test
-//! likes.
+//! passes before the harness hands over; `viewport.rs` tests the choice.) This test binary, run
+//! again as [`stand_in_helper`], stands in for the helper, moving on when the test creates a
+//! file, so each stage is seen for as many frames as the test likes (on every system: no shell).
 
 use std::path::Path;
 use std::time::Duration;
@@ -48,6 +48,36 @@ fn frames_until(h: &mut Harness<'_, StudioApp>, done: impl Fn((usize, usize)) ->
     pixels
 }
 
+/// The variable that makes [`stand_in_helper`] the helper: the folder of its two files.
+const STAND_IN: &str = "STUDIOVIEW_STAND_IN_HELPER";
+
+/// Waits until `file` exists, for a minute at most, so that a failed test leaves no helper
+/// behind for long.
+fn wait_for(file: &Path) {
+    for _ in 0..6000 {
+        if file.exists() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Not a test: the stand-in helper, when the test below runs this binary with [`STAND_IN`] set.
+/// As the real helper, it reads the settings line, then says [`MESH_READY`] (here once the test
+/// creates `ready`), then exits (once it creates `exit`). Run as a test, it returns at once.
+#[test]
+fn stand_in_helper() {
+    use std::io::{BufRead, Write};
+    let Some(dir) = std::env::var_os(STAND_IN) else { return };
+    let dir = Path::new(&dir);
+    let mut settings = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut settings);
+    wait_for(&dir.join("ready"));
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{MESH_READY}").and_then(|()| stdout.flush());
+    wait_for(&dir.join("exit"));
+}
+
 #[test]
 fn the_viewport_shows_mesh_and_grid_once_the_mesh_is_compiled() {
     // CI installs Mesa, so there the lack of an adapter fails below.
@@ -57,16 +87,8 @@ fn the_viewport_shows_mesh_and_grid_once_the_mesh_is_compiled() {
     }
     let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "first-draws");
     let (ready, exit) = (dir.join("ready"), dir.join("exit"));
-    // Each wait ends after a minute at most, so a failed test leaves no script behind for long.
-    let wait = |file: &Path| {
-        format!(
-            "n=0; while [ ! -e '{}' ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n+1)); done",
-            file.display()
-        )
-    };
-    let script = format!("read settings; {}; echo '{MESH_READY}'; {}", wait(&ready), wait(&exit));
-    let mut helper = std::process::Command::new("sh");
-    helper.arg("-c").arg(script);
+    let mut helper = std::process::Command::new(std::env::current_exe().expect("this test's path"));
+    helper.args(["--exact", "stand_in_helper", "--nocapture", "--quiet"]).env(STAND_IN, &dir);
     // Waited for as long as the test takes: each stage ends when the test says.
     let warmup = Warmup::start(helper, Duration::from_secs(600)).expect("start the stand-in helper");
 

@@ -23,7 +23,8 @@ fn fixture_game(shared: &std::path::Path, name: &str) -> (PathBuf, PathBuf, Path
     let models = game.join("models/fixture");
     std::fs::create_dir_all(&models).unwrap();
     for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
-        std::fs::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file)).unwrap();
+        studio_testing::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file))
+            .unwrap();
     }
     let loose = game.join("materials/models/fixture");
     std::fs::create_dir_all(&loose).unwrap();

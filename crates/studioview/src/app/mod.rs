@@ -473,6 +473,14 @@ pub fn window_wgpu_options(
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
 }
 
+/// The window's icon (the taskbar's on Linux; on Windows the exe's own icon resource serves
+/// Explorer, and this one the title bar): `assets/icon/studioview.png`, 256 × 256.
+pub fn window_icon() -> std::sync::Arc<egui::IconData> {
+    let png = include_bytes!("../../../../assets/icon/studioview.png");
+    // The file is ours, checked by a test; a default icon rather than no window were it bad.
+    std::sync::Arc::new(eframe::icon_data::from_png_bytes(png).unwrap_or_default())
+}
+
 /// The window's title for the model at `path` (the demo model when `None`), with ` •` while
 /// edits are unsaved.
 pub fn window_title(path: Option<&std::path::Path>, dirty: bool) -> String {
@@ -514,7 +522,8 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
         viewport: egui::ViewportBuilder::default()
             .with_title(title.clone())
             .with_inner_size([1280.0, 800.0])
-            .with_drag_and_drop(true),
+            .with_drag_and_drop(true)
+            .with_icon(window_icon()),
         renderer: eframe::Renderer::Wgpu,
         wgpu_options,
         ..Default::default()
@@ -534,7 +543,10 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: cannot open a window: {error}");
+            crate::user_message::tell(
+                crate::user_message::Severity::Error,
+                &format!("error: cannot open a window: {error}"),
+            );
             std::process::ExitCode::FAILURE
         }
     }
@@ -543,6 +555,16 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_window_icon_is_the_packaged_one() {
+        let icon = window_icon();
+        assert_eq!((icon.width, icon.height), (256, 256));
+        assert_eq!(icon.rgba.len(), 256 * 256 * 4);
+        // Transparent corners, an opaque middle.
+        assert_eq!(icon.rgba[3], 0);
+        assert_eq!(icon.rgba[(128 * 256 + 128) * 4 + 3], 255);
+    }
 
     #[test]
     fn frames_keep_to_their_beat() {

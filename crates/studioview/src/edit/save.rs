@@ -35,6 +35,17 @@ pub enum SaveError {
     InArchive(PathBuf),
 }
 
+/// Clears the read-only attribute (Windows) or gives the owner write permission of `path`.
+fn writable(path: &Path) -> std::io::Result<()> {
+    let mut permissions = std::fs::metadata(path)?.permissions();
+    if permissions.readonly() {
+        #[allow(clippy::permissions_set_readonly_false)] // The owner's write bit on our own backup.
+        permissions.set_readonly(false);
+        std::fs::set_permissions(path, permissions)?;
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `path` through a temporary file beside it; with `backup`, an existing
 /// file is first copied to `path.bak`.
 fn put(path: &Path, bytes: &[u8], backup: bool) -> Result<(), SaveError> {
@@ -49,12 +60,19 @@ fn put(path: &Path, bytes: &[u8], backup: bool) -> Result<(), SaveError> {
         let mut bak = path.as_os_str().to_owned();
         bak.push(".bak");
         let bak = PathBuf::from(bak);
-        // An older backup (read-only, perhaps, copied from a read-only original) gives way.
+        // An older backup gives way, even a read-only one (copied from a read-only original
+        // by an older version; Windows refuses to delete a read-only file).
         match std::fs::remove_file(&bak) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&bak)(e)),
-            _ => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                writable(&bak).map_err(|_| io(&bak)(e))?;
+                std::fs::remove_file(&bak).map_err(io(&bak))?;
+            }
+            Ok(()) => {}
         }
         std::fs::copy(path, &bak).map_err(io(&bak))?;
+        // The backup is ours to replace next time: not read-only, whatever the original was.
+        writable(&bak).map_err(io(&bak))?;
     }
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".saving");

@@ -106,7 +106,12 @@ pub fn paths(root: &Path, model: &str) -> (String, Vec<String>) {
 
 /// `out` with the game folders' paths taken out, so that loose and archived runs compare.
 pub fn without_paths(out: &str, root: &Path) -> String {
-    let mut out = out.to_owned();
+    // Windows writes paths with `\` (`\\` in JSON) where they were joined, `/` where the test
+    // gave them so: one separator for the comparison.
+    let slashes = |text: &str| {
+        if cfg!(windows) { text.replace("\\\\", "/").replace('\\', "/") } else { text.to_owned() }
+    };
+    let mut out = slashes(out);
     for game in [
         "vpk2/hl2/pak01_dir.vpk:",
         "vpk1/hl2/pak01_dir.vpk:",
@@ -114,7 +119,7 @@ pub fn without_paths(out: &str, root: &Path) -> String {
         "loose/hl2/",
         "loose/valve/",
     ] {
-        out = out.replace(&format!("{}", root.join(game).display()), "GAME/");
+        out = out.replace(&slashes(&root.join(game).display().to_string()), "GAME/");
     }
     out
 }

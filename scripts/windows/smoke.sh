@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The Windows viewer's smoke test under Wine, with default settings, as a user starts it: a .mdl
+# is "double-clicked" (`wine start`, through a file association like the one "Open with" makes),
+# the window must appear with the model's name in its title and the model drawn, and Alt+F4
+# must close it with exit status 0.
+#
+# Usage: smoke.sh STUDIOVIEW.EXE [SCREENSHOT.png]. Needs DISPLAY (an X server) and WINEPREFIX
+# (a prefix with bcryptprimitives.dll), as scripts/windows/test.sh sets them up.
+set -euo pipefail
+exe=$(realpath "$1")
+cd "$(dirname "$0")/../.."
+root=$PWD
+work=$root/target/wine/smoke
+shot=${2:-$work/viewer.png}
+rm -rf "$work"
+# A folder with a space, as Windows users' folders have.
+mkdir -p "$work/My Models"
+model="$work/My Models/soldier.mdl"
+cp "$root/../shared/models/ns/soldier.mdl" "$model"
+
+# The association a double-click follows: .mdl → studioview.mdl → "studioview.exe" "%1".
+exe_w=$(winepath -w "$exe")
+wine reg add 'HKCU\Software\Classes\.mdl' /ve /d studioview.mdl /f >/dev/null
+wine reg add 'HKCU\Software\Classes\studioview.mdl\shell\open\command' /ve /d "\"$exe_w\" \"%1\"" /f >/dev/null
+
+echo "+ wine start /wait $model"
+started=$(date +%s.%N)
+wine start /wait /unix "$model" &
+viewer=$!
+fail() {
+    echo "smoke test: $*" >&2
+    import -window root "$shot" 2>/dev/null && echo "screenshot: $shot" >&2
+    kill "$viewer" 2>/dev/null || true
+    exit 1
+}
+
+window=$(timeout 120 xdotool search --sync --onlyvisible --name 'soldier' | head -1) \
+    || fail "no window named after the model within 120 s"
+shown=$(date +%s.%N)
+echo "window $window: $(xdotool getwindowname "$window")"
+echo "window appeared after $(awk -v a="$started" -v b="$shown" 'BEGIN {printf "%.1f", b - a}') s"
+
+# Wait for the model: the viewport's middle holds more than the background's few colours once
+# the mesh is drawn (software rendering, first frames compile shaders).
+colours=0
+for _ in $(seq 60); do
+    sleep 2
+    import -window root "$shot"
+    geometry=$(xdotool getwindowgeometry --shell "$window")
+    eval "$geometry"
+    # The viewport is left of the side panel: its middle is a little left of the window's.
+    cx=$((X + WIDTH * 2 / 5))
+    cy=$((Y + HEIGHT / 2))
+    colours=$(convert "$shot" -crop "200x200+$((cx - 100))+$((cy - 100))" +repage -format %k info:)
+    [ "$colours" -gt 50 ] && break
+done
+echo "viewport middle: $colours colours; screenshot: $shot"
+[ "$colours" -gt 50 ] || fail "the viewport shows no model ($colours colours in its middle)"
+total=$(convert "$shot" -format %k info:)
+echo "whole screen: $total colours"
+
+xdotool windowfocus --sync "$window" 2>/dev/null || true
+xdotool key --window "$window" alt+F4
+status=0
+if ! timeout 60 tail --pid="$viewer" -f /dev/null; then
+    fail "the viewer did not exit within 60 s of Alt+F4"
+fi
+wait "$viewer" || status=$?
+[ "$status" -eq 0 ] || fail "the viewer exited with status $status"
+echo "the viewer closed cleanly (status 0)"
