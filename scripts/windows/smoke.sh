@@ -18,10 +18,11 @@ mkdir -p "$work/My Models"
 model="$work/My Models/soldier.mdl"
 cp "$root/../shared/models/ns/soldier.mdl" "$model"
 
-# The association a double-click follows: .mdl → studioview.mdl → "studioview.exe" "%1".
+# The association a double-click follows: .mdl → studioview.mdl → "studioview.exe" "%1". (In
+# HKCR: Wine 8 does not merge HKCU\Software\Classes, where Windows' "Open with" writes, into it.)
 exe_w=$(winepath -w "$exe")
-wine reg add 'HKCU\Software\Classes\.mdl' /ve /d studioview.mdl /f >/dev/null
-wine reg add 'HKCU\Software\Classes\studioview.mdl\shell\open\command' /ve /d "\"$exe_w\" \"%1\"" /f >/dev/null
+wine reg add 'HKCR\.mdl' /ve /d studioview.mdl /f >/dev/null
+wine reg add 'HKCR\studioview.mdl\shell\open\command' /ve /d "\"$exe_w\" \"%1\"" /f >/dev/null
 
 echo "+ wine start /wait $model"
 started=$(date +%s.%N)

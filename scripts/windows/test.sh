@@ -8,8 +8,11 @@
 #    (Wine's Vulkan reaches Mesa's lavapipe through X);
 # 4. compares `info`, `pose` and `render` of the Windows build with the Linux one (both the test
 #    profile's, which step 3 and the Linux tests built);
-# 5. runs the GUI smoke test (scripts/windows/smoke.sh): the viewer opened as a double-click
-#    opens it, with default settings.
+# 5. builds the Windows zip (scripts/package --target windows) and checks what it holds: one
+#    folder with the six files, a GUI-subsystem studioview.exe and a console studioview.com that
+#    passes output and exit status on;
+# 6. runs the GUI smoke test (scripts/windows/smoke.sh) on the zip's studioview.exe: the viewer
+#    opened as a double-click opens it, with default settings.
 #
 # Needs ../shared (the fixtures and models), as the Linux tests do.
 set -euo pipefail
@@ -23,10 +26,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 if ! command -v wine >/dev/null || ! command -v x86_64-w64-mingw32-gcc >/dev/null \
-    || ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null || ! command -v import >/dev/null; then
+    || ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null || ! command -v import >/dev/null \
+    || ! command -v unzip >/dev/null; then
     $sudo apt-get update
     $sudo apt-get install -y --no-install-recommends gcc-mingw-w64-x86-64 wine wine64 xvfb xauth \
-        xdotool imagemagick mesa-vulkan-drivers libvulkan1
+        xdotool imagemagick unzip mesa-vulkan-drivers libvulkan1
 fi
 rustup target add "$target" >/dev/null
 
@@ -65,4 +69,36 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
 cargo test --workspace --target "$target"
 
 bash scripts/windows/compare.sh
-bash scripts/windows/smoke.sh "$root/target/$target/debug/studioview.exe"
+
+echo "+ scripts/package --target windows"
+bash scripts/package --target windows
+zip=$(ls -t dist/studioview-*-windows-x86_64.zip | head -1)
+package=$root/target/wine/package
+rm -rf "$package"
+unzip -q "$zip" -d "$package"
+folder=$package/$(basename "$zip" .zip)
+contents=$(cd "$folder" && ls | sort | tr '\n' ' ')
+expected="LICENSE-APACHE LICENSE-MIT README.md THIRD-PARTY-LICENSES.txt studioview.com studioview.exe "
+[ "$contents" = "$expected" ] || { echo "the zip holds $contents, not $expected" >&2; exit 1; }
+[ "$(ls "$package")" = "$(basename "$zip" .zip)" ] || { echo "the zip has more than its one folder" >&2; exit 1; }
+echo "$zip: $(stat -c %s "$zip") bytes; studioview.exe $(stat -c %s "$folder/studioview.exe") bytes"
+
+# The viewer is a GUI-subsystem program (no console window beside it), its launcher a console
+# one: the PE optional header's Subsystem field, 2 for GUI and 3 for console.
+pe_subsystem() {
+    local pe
+    pe=$(od -An -t u4 -j 60 -N 4 "$1" | tr -d ' ')
+    od -An -t u2 -j $((pe + 92)) -N 2 "$1" | tr -d ' '
+}
+[ "$(pe_subsystem "$folder/studioview.exe")" = 2 ] || { echo "studioview.exe is not a GUI program" >&2; exit 1; }
+[ "$(pe_subsystem "$folder/studioview.com")" = 3 ] || { echo "studioview.com is not a console program" >&2; exit 1; }
+# The launcher passes on the arguments, the output and the exit status.
+soldier_w=$(winepath -w "$(realpath ../shared/models/ns/soldier.mdl)")
+wine "$folder/studioview.com" info "$soldier_w" | grep -q "79 sequences" \
+    || { echo "the console launcher did not print the viewer's info" >&2; exit 1; }
+status=0
+wine "$folder/studioview.com" info 'Z:\no\such\model.mdl' 2>/dev/null || status=$?
+[ "$status" = 1 ] || { echo "the console launcher gave status $status for a failed command, not 1" >&2; exit 1; }
+echo "studioview.exe is a GUI program; studioview.com a console one that passes output and status on"
+
+bash scripts/windows/smoke.sh "$folder/studioview.exe"

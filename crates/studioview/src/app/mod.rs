@@ -473,6 +473,11 @@ pub fn window_wgpu_options(
     eframe::egui_wgpu::WgpuConfiguration { wgpu_setup, ..Default::default() }
 }
 
+/// The name settings are kept under: eframe keeps them in `eframe::storage_dir(APP_ID)`, the
+/// `directories` crate's data folder for it (`%APPDATA%\studioview\data` on Windows,
+/// `~/.local/share/studioview` on Linux), beside the thumbnail cache's folder from the same crate.
+pub const APP_ID: &str = "studioview";
+
 /// The window's icon (the taskbar's on Linux; on Windows the exe's own icon resource serves
 /// Explorer, and this one the title bar): `assets/icon/studioview.png`, 256 × 256.
 pub fn window_icon() -> std::sync::Arc<egui::IconData> {
@@ -529,7 +534,7 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
         ..Default::default()
     };
     let result = eframe::run_native(
-        "studioview",
+        APP_ID,
         options,
         Box::new(move |cc| {
             let mut app = StudioApp::from_creation_context(cc, model);
@@ -555,6 +560,22 @@ pub fn run(model: Option<PathBuf>) -> std::process::ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_and_caches_are_in_the_systems_folders_for_studioview() {
+        let dirs = directories::ProjectDirs::from("", "", APP_ID).expect("a home folder");
+        let settings = eframe::storage_dir(APP_ID).expect("a settings folder");
+        assert_eq!(settings, dirs.data_dir(), "one crate's folders for both");
+        let cache = crate::thumbnail::default_cache().expect("a cache folder");
+        assert_eq!(cache, dirs.cache_dir().join("thumbnails"));
+        if cfg!(windows) {
+            // Roaming settings, local caches.
+            let appdata = std::env::var_os("APPDATA").expect("APPDATA");
+            let local = std::env::var_os("LOCALAPPDATA").expect("LOCALAPPDATA");
+            assert!(settings.starts_with(appdata), "{}", settings.display());
+            assert!(cache.starts_with(local), "{}", cache.display());
+        }
+    }
 
     #[test]
     fn the_window_icon_is_the_packaged_one() {
