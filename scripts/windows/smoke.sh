@@ -69,3 +69,20 @@ fi
 wait "$viewer" || status=$?
 [ "$status" -eq 0 ] || fail "the viewer exited with status $status"
 echo "the viewer closed cleanly (status 0)"
+
+# Started with no console (as from Explorer or a shortcut), a refused command line is shown in a
+# message box, and the exit status is clap's usage error's, 2.
+echo "+ wine start /wait studioview.exe --no-such-option"
+wine start /wait /unix "$exe" --no-such-option &
+refused=$!
+box=$(timeout 60 xdotool search --sync --onlyvisible --name '^studioview$' | head -1) \
+    || { viewer=$refused; fail "no message box within 60 s for a refused command line"; }
+import -window root "$work/message-box.png"
+echo "message box $box; screenshot: $work/message-box.png"
+xdotool windowfocus --sync "$box" 2>/dev/null || true
+xdotool key --window "$box" Return
+status=0
+timeout 30 tail --pid="$refused" -f /dev/null || { viewer=$refused; fail "the message box did not close on Return"; }
+wait "$refused" || status=$?
+[ "$status" -eq 2 ] || fail "a refused command line exited with status $status, not 2"
+echo "the refusal was shown in a message box; exit status 2"
