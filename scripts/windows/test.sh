@@ -92,6 +92,15 @@ pe_subsystem() {
 }
 [ "$(pe_subsystem "$folder/studioview.exe")" = 2 ] || { echo "studioview.exe is not a GUI program" >&2; exit 1; }
 [ "$(pe_subsystem "$folder/studioview.com")" = 3 ] || { echo "studioview.com is not a console program" >&2; exit 1; }
+# The icon and the version information (Properties ▸ Details) are in both: a resource section
+# holding the description and the crate's version.
+version=$(basename "$zip" .zip | sed 's/^studioview-\(.*\)-windows-x86_64$/\1/')
+for exe in "$folder/studioview.exe" "$folder/studioview.com"; do
+    x86_64-w64-mingw32-objdump -h "$exe" | grep -q '\.rsrc' || { echo "$exe has no resources" >&2; exit 1; }
+    strings -el "$exe" | grep -qx "studioview: a viewer for Valve studio models" \
+        || { echo "$exe has no version information" >&2; exit 1; }
+    strings -el "$exe" | grep -qx "$version" || { echo "$exe does not give version $version" >&2; exit 1; }
+done
 # The launcher passes on the arguments, the output and the exit status.
 soldier_w=$(winepath -w "$(realpath ../shared/models/ns/soldier.mdl)")
 wine "$folder/studioview.com" info "$soldier_w" | grep -q "79 sequences" \

@@ -236,7 +236,10 @@ fn a_models_files_are_found_beside_it_loose_first_then_in_the_archives() {
     assert!(files.beside("crate.phy").is_none());
     assert_eq!(
         files.beside_place("crate.phy"),
-        format!("{}, then the game's 1 archive(s)", game.join("models/props/crate.phy").display())
+        format!(
+            "{}, then the game's 1 archive(s)",
+            game.join("models").join("props").join("crate.phy").display()
+        )
     );
     // A loose model of the game finds a companion the archive holds.
     write_below(&game, "models/props/crate.mdl", b"loose mdl");

@@ -25,7 +25,11 @@ pub enum Console {
 /// were inherited, or joins the parent's console (`AttachConsole(ATTACH_PARENT_PROCESS)`).
 ///
 /// Rust's standard streams ask for `GetStdHandle` at every write, and joining a console sets
-/// the standard handles that were missing, so `println!` prints there afterwards.
+/// the standard handles that were missing, so `println!` prints there afterwards. With inherited
+/// handles (the `studioview.com` launcher passes its console's on) the parent's console is joined
+/// too, where it has one, and the handles are put back as they were: a GUI program writing to
+/// console handles of a console it has not joined is not something to count on, and joined, the
+/// console's Ctrl+C reaches it.
 pub fn connect_console() -> Console {
     imp::connect_console()
 }
@@ -35,7 +39,8 @@ mod imp {
     use super::Console;
     use windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE;
     use windows_sys::Win32::System::Console::{
-        ATTACH_PARENT_PROCESS, AttachConsole, GetStdHandle, STD_ERROR_HANDLE, STD_OUTPUT_HANDLE,
+        ATTACH_PARENT_PROCESS, AttachConsole, GetStdHandle, STD_ERROR_HANDLE, STD_INPUT_HANDLE,
+        STD_OUTPUT_HANDLE, SetStdHandle,
     };
 
     /// Whether the standard handle `which` is set.
@@ -46,15 +51,31 @@ mod imp {
         !handle.is_null() && handle != INVALID_HANDLE_VALUE
     }
 
-    pub fn connect_console() -> Console {
-        if has_handle(STD_OUTPUT_HANDLE) || has_handle(STD_ERROR_HANDLE) {
-            return Console::Inherited;
-        }
+    /// Joins the parent's console; false where it has none (or we have one already).
+    #[allow(unsafe_code)]
+    fn attach_parent() -> bool {
         // SAFETY: AttachConsole takes a process id (here the "parent" constant) and no pointers;
         // it fails, returning 0, when the parent has no console.
-        #[allow(unsafe_code)]
-        let attached = unsafe { AttachConsole(ATTACH_PARENT_PROCESS) } != 0;
-        if attached { Console::Attached } else { Console::Missing }
+        unsafe { AttachConsole(ATTACH_PARENT_PROCESS) != 0 }
+    }
+
+    pub fn connect_console() -> Console {
+        let streams = [STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE];
+        if has_handle(STD_OUTPUT_HANDLE) || has_handle(STD_ERROR_HANDLE) {
+            // SAFETY: GetStdHandle and SetStdHandle take no pointers; the handles set back are
+            // the ones this process held a moment before.
+            #[allow(unsafe_code)]
+            unsafe {
+                let inherited = streams.map(|which| GetStdHandle(which));
+                if attach_parent() {
+                    for (which, handle) in streams.into_iter().zip(inherited) {
+                        SetStdHandle(which, handle);
+                    }
+                }
+            }
+            return Console::Inherited;
+        }
+        if attach_parent() { Console::Attached } else { Console::Missing }
     }
 }
 
