@@ -285,8 +285,11 @@ fn the_khronos_validator_finds_no_error_in_any_export() {
     let usable = modules.join("gltf-validator").is_dir()
         && std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
     if !usable {
+        // CI's Windows run is under Wine, which cannot start Linux's node: there
+        // scripts/windows/compare.sh checks that the Windows build's exports are the bytes of the
+        // Linux build's, which this test validates.
         assert!(
-            std::env::var_os("CI").is_none(),
+            std::env::var_os("CI").is_none() || cfg!(windows),
             "CI must have node and gltf-validator (scripts/test.sh installs them)"
         );
         eprintln!("note: node or gltf-validator is missing (scripts/test.sh installs them); skipping");

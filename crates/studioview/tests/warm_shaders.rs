@@ -2,6 +2,12 @@
 //! compiles the mesh's shaders the viewport's first draw uses into Mesa's shader cache, and
 //! those the stored settings add, saying when they are there; run again, it finds all of it
 //! there.
+//!
+//! Linux only: the helper exists for Mesa's software renderer, whose shader cache is found
+//! through `XDG_CACHE_HOME`. Under Wine, the Windows build reaches Mesa through Wine's own
+//! Vulkan and DX12 layers, and the cache is on the Linux side.
+
+#![cfg(target_os = "linux")]
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
