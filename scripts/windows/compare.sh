@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 target=x86_64-pc-windows-gnu
-echo "+ the Windows build's info, pose and render against Linux's"
+echo "+ the Windows build's info, pose, export and render against Linux's"
 linux=$root/target/debug/studioview
 windows=$root/target/$target/debug/studioview.exe
 # Both built by the tests (cargo places each test run's binaries there).
@@ -16,14 +16,11 @@ done
 out=$root/target/wine/compare
 rm -rf "$out"
 mkdir -p "$out/linux" "$out/windows"
-shared=$root/../shared
-soldier=$shared/models/ns/soldier.mdl
-anim48=$shared/fixtures/source/models/fixture/anim48.mdl
 # Each build is given its own system's paths: `Z:\work\...` for Windows (Wine's drive for /),
 # and the Windows output is read back with `/` for the comparison.
-shared=$(realpath "$shared")
-soldier=$(realpath "$soldier")
-anim48=$(realpath "$anim48")
+shared=$(realpath "$root/../shared")
+soldier=$shared/models/ns/soldier.mdl
+anim48=$shared/fixtures/source/models/fixture/anim48.mdl
 windows_args() {
     local arg
     for arg in "$@"; do
@@ -97,5 +94,5 @@ render_both() {
 }
 render_both soldier "$soldier" --seq 3 --frame 4.5
 render_both anim48 "$anim48" --seq walk --cycle 0.25 --show mesh,skeleton,hitboxes
-echo "info, pose and render agree"
+echo "info, pose, export and render agree"
 

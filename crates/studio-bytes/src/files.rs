@@ -93,7 +93,7 @@ impl LooseFiles {
     pub fn new(path: &Path) -> Self {
         // The file's name as on disk, where the name asked for matched it in another case.
         let path = match (path.parent(), path.file_name().and_then(|n| n.to_str())) {
-            (Some(dir), Some(name)) if CASE_MAY_FOLD => spelled_on_disk(dir, name, path.to_owned()),
+            (Some(dir), Some(name)) => spelled_on_disk(dir, name, path.to_owned()),
             _ => path.to_owned(),
         };
         let game = game_folder(&path);
