@@ -41,13 +41,18 @@ impl GameFiles {
             None => game_folder(path),
         };
         let roots: Vec<PathBuf> = root.iter().chain(extra).cloned().collect();
-        let mut game = GameFolders::open(&roots);
-        let Some(archived) = archived else { return Ok(Self::loose(path, Arc::new(game))) };
+        Self::open_in(path, GameFolders::open(&roots))
+    }
+
+    /// The files of the model at `path` (on disk, or `archive:inner`) in `game`: a game's search
+    /// path, say.
+    pub fn open_in(path: &Path, mut game: GameFolders) -> Result<Self, String> {
+        let Some(archived) = ArchivePath::parse(path) else { return Ok(Self::loose(path, Arc::new(game))) };
         // The archive the path names, even one the folder's own search leaves out (a .vpk not
         // named *_dir.vpk, a .pak past a missing number): searched first.
         if game.archive(&archived.archive).is_none() {
             let archive = Archive::open(&archived.archive)?;
-            game.archives.insert(0, archive);
+            game.put_first(archive);
         }
         Self::archived(&archived, Arc::new(game))
     }
@@ -107,7 +112,11 @@ impl GameFiles {
 
     /// The file at `relative` in the game's archives only.
     fn in_archives(&self, relative: &str) -> Option<Found> {
-        self.game.archives.iter().find_map(|archive| {
+        let archives = self.game.places.iter().filter_map(|place| match place.at {
+            crate::game::Where::Archive(i) => Some(&self.game.archives[i]),
+            crate::game::Where::Folder(_) => None,
+        });
+        archives.into_iter().find_map(|archive| {
             let bytes = archive.read(relative)?.ok()?;
             let name = archive.name_of(relative).unwrap_or(relative);
             Some(Found { bytes, origin: format!("{}:{name}", archive.path().display()).into() })

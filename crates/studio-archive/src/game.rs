@@ -18,12 +18,45 @@ const MAX_PAKS: usize = 100;
 /// Game folders and their archives.
 #[derive(Debug, Default)]
 pub struct GameFolders {
-    /// The folders, searched in order.
+    /// The folders.
     pub roots: Vec<PathBuf>,
-    /// Their archives that could be read, in search order.
+    /// Their archives that could be read.
     pub archives: Vec<Archive>,
     /// Archives that could not be read, with why.
     pub broken_archives: Vec<String>,
+    /// The folders and archives in search order, each with the search path entry that put it
+    /// there.
+    pub places: Vec<Place>,
+}
+
+/// A folder or an archive of a search path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Where {
+    /// Loose files below `roots[i]`.
+    Folder(usize),
+    /// `archives[i]`.
+    Archive(usize),
+}
+
+/// One place searched, and the entry of the search path that put it there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// What is searched.
+    pub at: Where,
+    /// The search path entry as the game names it (`game+mod  |gameinfo_path|.`), or the folder's
+    /// path for a plain game folder.
+    pub entry: String,
+}
+
+/// A folder or an archive to search, and the entry that names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchEntry {
+    /// The folder, or the archive (a `.vpk` directory file or a `.pak`).
+    pub path: PathBuf,
+    /// Whether it is an archive.
+    pub archive: bool,
+    /// The entry as the game names it.
+    pub entry: String,
 }
 
 /// The archives of `root`, in search order: `*_dir.vpk` by name, then `pakN.pak` from the
@@ -64,7 +97,88 @@ impl GameFolders {
                 }
             }
         }
+        folders.places = (0..folders.roots.len())
+            .map(|i| Place { at: Where::Folder(i), entry: folders.roots[i].display().to_string() })
+            .chain((0..folders.archives.len()).map(|i| Place {
+                at: Where::Archive(i),
+                entry: folders.archives[i].path().display().to_string(),
+            }))
+            .collect();
         folders
+    }
+
+    /// The places of a game's search path, in its order: each folder that is there, each archive
+    /// opened (header and directory only; one that cannot be read goes to `broken_archives`).
+    /// A place already searched is not searched again, as the engine adds a path once.
+    pub fn search(entries: &[SearchEntry]) -> Self {
+        let mut folders = Self::default();
+        for entry in entries {
+            let at = if entry.archive {
+                if let Some(i) = folders.archive(&entry.path) {
+                    Where::Archive(i)
+                } else {
+                    match Archive::open(&entry.path) {
+                        Ok(archive) => {
+                            folders.archives.push(archive);
+                            Where::Archive(folders.archives.len() - 1)
+                        }
+                        Err(e) => {
+                            folders.broken_archives.push(e);
+                            continue;
+                        }
+                    }
+                }
+            } else {
+                if !entry.path.is_dir() {
+                    continue;
+                }
+                match folders.roots.iter().position(|r| *r == entry.path) {
+                    Some(i) => Where::Folder(i),
+                    None => {
+                        folders.roots.push(entry.path.clone());
+                        Where::Folder(folders.roots.len() - 1)
+                    }
+                }
+            };
+            if !folders.places.iter().any(|p| p.at == at) {
+                folders.places.push(Place { at, entry: entry.entry.clone() });
+            }
+        }
+        folders
+    }
+
+    /// These places, then those of `more` that are not among them.
+    pub fn then(mut self, more: GameFolders) -> Self {
+        let roots = self.roots.len();
+        let archives = self.archives.len();
+        for place in more.places {
+            let at = match place.at {
+                Where::Folder(i) if self.roots.contains(&more.roots[i]) => continue,
+                Where::Archive(i) if self.archive(more.archives[i].path()).is_some() => continue,
+                Where::Folder(i) => Where::Folder(roots + i),
+                Where::Archive(i) => Where::Archive(archives + i),
+            };
+            self.places.push(Place { at, entry: place.entry });
+        }
+        self.roots.extend(more.roots);
+        self.archives.extend(more.archives);
+        self.broken_archives.extend(more.broken_archives);
+        self
+    }
+
+    /// Puts `archive` first in the search (an archive a model's path names).
+    pub fn put_first(&mut self, archive: Archive) {
+        let entry = archive.path().display().to_string();
+        self.archives.push(archive);
+        self.places.insert(0, Place { at: Where::Archive(self.archives.len() - 1), entry });
+    }
+
+    /// What place `i` searches: a folder or an archive's path.
+    pub fn place_path(&self, place: &Place) -> &Path {
+        match place.at {
+            Where::Folder(i) => &self.roots[i],
+            Where::Archive(i) => self.archives[i].path(),
+        }
     }
 
     /// The archive at `path`, if one of these.
@@ -80,24 +194,39 @@ impl GameFolders {
     /// The file at `relative` (below a game folder), loose first, then in the archives;
     /// every place tried is added to `tried`. A file found but unreadable is an error.
     pub fn find(&self, relative: &str, tried: &mut Vec<String>) -> Result<Option<Found>, String> {
-        for root in &self.roots {
-            tried.push(root.join(relative).display().to_string());
-            if let Some(path) = studio_bytes::files::resolve(root, relative) {
-                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                if size > MAX_FILE {
-                    return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
+        Ok(self.find_place(relative, tried)?.map(|(found, _)| found))
+    }
+
+    /// [`GameFolders::find`], with the number of the place (in `places`) that supplied it.
+    pub fn find_place(
+        &self,
+        relative: &str,
+        tried: &mut Vec<String>,
+    ) -> Result<Option<(Found, usize)>, String> {
+        for (n, place) in self.places.iter().enumerate() {
+            match place.at {
+                Where::Folder(i) => {
+                    let root = &self.roots[i];
+                    tried.push(root.join(relative).display().to_string());
+                    if let Some(path) = studio_bytes::files::resolve(root, relative) {
+                        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                        if size > MAX_FILE {
+                            return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
+                        }
+                        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                        return Ok(Some((Found { bytes, origin: path }, n)));
+                    }
                 }
-                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                return Ok(Some(Found { bytes, origin: path }));
-            }
-        }
-        for archive in &self.archives {
-            tried.push(format!("{}:{relative}", archive.path().display()));
-            if let Some(read) = archive.read(relative) {
-                // Named as the archive spells it, as a loose file is by its own name.
-                let name = archive.name_of(relative).unwrap_or(relative);
-                let origin = format!("{}:{name}", archive.path().display());
-                return read.map(|bytes| Some(Found { bytes, origin: origin.into() }));
+                Where::Archive(i) => {
+                    let archive = &self.archives[i];
+                    tried.push(format!("{}:{relative}", archive.path().display()));
+                    if let Some(read) = archive.read(relative) {
+                        // Named as the archive spells it, as a loose file is by its own name.
+                        let name = archive.name_of(relative).unwrap_or(relative);
+                        let origin = format!("{}:{name}", archive.path().display());
+                        return read.map(|bytes| Some((Found { bytes, origin: origin.into() }, n)));
+                    }
+                }
             }
         }
         Ok(None)

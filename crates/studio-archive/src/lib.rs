@@ -30,7 +30,7 @@ pub use archive::{Archive, is_pak};
 pub use directory::Directory;
 pub use error::{Error, Result};
 pub use files::GameFiles;
-pub use game::{GameFolders, archive_paths};
+pub use game::{GameFolders, Place, SearchEntry, Where, archive_paths};
 pub use model_path::ArchivePath;
 pub use pak::Pak;
 pub use vpk::Vpk;

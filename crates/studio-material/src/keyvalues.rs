@@ -2,6 +2,10 @@
 //! string or a `{ … }` block of pairs; strings quoted or bare; `//` comments; `[$PLATFORM]`
 //! conditions after a key or value (kept, not evaluated).
 //!
+//! Materials and `gameinfo.txt` are read as the engine reads them, without escape sequences (a
+//! `\` is a plain character: Windows paths); Steam's `.vdf` and `.acf` files are written with
+//! them (`\\` for `\`, `\"` for `"`), and [`parse_escaped`] reads those.
+//!
 //! Bounded: nesting deeper than [`MAX_DEPTH`] and text longer than [`MAX_TEXT`] are errors, and
 //! every step consumes input, so no text makes the parser loop or recurse without end.
 
@@ -41,6 +45,11 @@ impl Pair {
         }
     }
 
+    /// The first pair of `pairs` whose key is `key` (any case), as KeyValues' `FindKey` finds it.
+    pub fn find<'p>(pairs: &'p [Pair], key: &str) -> Option<&'p Pair> {
+        pairs.iter().find(|p| p.key.eq_ignore_ascii_case(key))
+    }
+
     /// The value's pairs, if it is a block.
     pub fn block(&self) -> Option<&[Pair]> {
         match &self.value {
@@ -65,6 +74,8 @@ enum Token {
 struct Lexer<'a> {
     text: &'a [u8],
     at: usize,
+    /// Whether a `\` in a quoted string starts an escape sequence.
+    escapes: bool,
 }
 
 impl Lexer<'_> {
@@ -97,6 +108,40 @@ impl Lexer<'_> {
                 self.at += 1;
                 Token::Close
             }
+            b'"' if self.escapes => {
+                let mut bytes = Vec::new();
+                let mut at = start + 1;
+                loop {
+                    match self.text.get(at) {
+                        None => return Err(self.error(start, "a quoted string has no closing quote")),
+                        Some(b'"') => break,
+                        Some(b'\\') => {
+                            let escaped = match self.text.get(at + 1) {
+                                Some(b'n') => Some(b'\n'),
+                                Some(b't') => Some(b'\t'),
+                                Some(&c @ (b'\\' | b'"' | b'\'' | b'?')) => Some(c),
+                                _ => None,
+                            };
+                            match escaped {
+                                Some(c) => {
+                                    bytes.push(c);
+                                    at += 2;
+                                }
+                                None => {
+                                    bytes.push(b'\\');
+                                    at += 1;
+                                }
+                            }
+                        }
+                        Some(&c) => {
+                            bytes.push(c);
+                            at += 1;
+                        }
+                    }
+                }
+                self.at = at + 1;
+                Token::Text(String::from_utf8_lossy(&bytes).into_owned())
+            }
             b'"' => {
                 let end = self.text[start + 1..]
                     .iter()
@@ -127,14 +172,25 @@ impl Lexer<'_> {
     }
 }
 
-/// Parses KeyValues text into its top-level pairs.
+/// Parses KeyValues text into its top-level pairs, a `\\` being a plain character (materials,
+/// `gameinfo.txt`).
 pub fn parse(text: &[u8]) -> Result<Vec<Pair>> {
+    parse_with(text, false)
+}
+
+/// Parses KeyValues text with escape sequences in quoted strings (`\\`, `\"`, `\n`, `\t`), as
+/// Steam writes `libraryfolders.vdf` and `appmanifest_*.acf`.
+pub fn parse_escaped(text: &[u8]) -> Result<Vec<Pair>> {
+    parse_with(text, true)
+}
+
+fn parse_with(text: &[u8], escapes: bool) -> Result<Vec<Pair>> {
     if text.len() > MAX_TEXT {
         return Err(Error::new("KeyValues", 0, format!("{} bytes is more than {MAX_TEXT}", text.len())));
     }
     // A UTF-8 byte order mark is skipped.
     let start = if text.starts_with(&[0xEF, 0xBB, 0xBF]) { 3 } else { 0 };
-    let mut lexer = Lexer { text, at: start };
+    let mut lexer = Lexer { text, at: start, escapes };
     let (pairs, end) = block(&mut lexer, 0)?;
     match end {
         None => Ok(pairs),
@@ -239,9 +295,24 @@ mod tests {
     }
 
     #[test]
+    fn steam_files_escape_their_backslashes_and_quotes() {
+        let text =
+            br#""libraryfolders" { "0" { "path" "C:\\Program Files (x86)\\Steam" "label" "say \"hi\"" } }"#;
+        let pairs = parse_escaped(text).unwrap();
+        let library = pairs[0].block().unwrap()[0].block().unwrap();
+        assert_eq!(Pair::find(library, "PATH").unwrap().text(), Some(r"C:\Program Files (x86)\Steam"));
+        assert_eq!(library[1].text(), Some(r#"say "hi""#));
+        // Without escapes (materials, gameinfo.txt) a backslash is kept as it is.
+        let plain = parse(br#""a" "C:\\x\y""#).unwrap();
+        assert_eq!(plain[0].text(), Some(r"C:\\x\y"));
+        // An escaped quote does not close the string; a lone one at the end leaves it open.
+        assert!(parse_escaped(br#""a" "b\""#).unwrap_err().to_string().contains("no closing quote"));
+    }
+
+    #[test]
     fn any_bytes_parse_or_fail_without_panicking() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let alphabet = b"{}\"[]/ \n\tab$1";
+        let alphabet = b"{}\"[]/ \n\tab$1\\";
         for len in 0..200 {
             for _ in 0..50 {
                 let text: Vec<u8> = (0..len)
@@ -253,6 +324,7 @@ mod tests {
                     })
                     .collect();
                 let _ = parse(&text);
+                let _ = parse_escaped(&text);
             }
         }
     }

@@ -20,6 +20,11 @@ pub struct Material {
     pub name: String,
     /// Where the `.vmt` was found.
     pub vmt_origin: Option<String>,
+    /// The search path entry that supplied the `.vmt` (`game+mod  |gameinfo_path|.`, or a game
+    /// folder's path).
+    pub search_path: Option<String>,
+    /// The search path entry that supplied the base texture.
+    pub vtf_search_path: Option<String>,
     /// The `.vmt`'s text.
     pub vmt_text: Option<String>,
     /// What it says (after any `patch`).
@@ -74,8 +79,9 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
         } else {
             format!("materials/{folder}/{name}.vmt")
         };
-        match games.find(&relative, &mut material.tried) {
-            Ok(Some(f)) => {
+        match games.find_place(&relative, &mut material.tried) {
+            Ok(Some((f, place))) => {
+                material.search_path = Some(games.places[place].entry.clone());
                 found = Some(f);
                 break;
             }
@@ -103,9 +109,10 @@ pub fn find_material(games: &GameFolders, folders_of_model: &[String], name: &st
     if let Some(texture) = &shading.base_texture {
         let texture = texture.replace('\\', "/");
         let texture = texture.trim_start_matches('/').trim_end_matches(".vtf");
-        match games.find(&format!("materials/{texture}.vtf"), &mut material.tried) {
-            Ok(Some(f)) => match parse_vtf(&f.bytes) {
+        match games.find_place(&format!("materials/{texture}.vtf"), &mut material.tried) {
+            Ok(Some((f, place))) => match parse_vtf(&f.bytes) {
                 Ok(vtf) => {
+                    material.vtf_search_path = Some(games.places[place].entry.clone());
                     material.vtf = Some(vtf);
                     material.vtf_origin = Some(f.origin.display().to_string());
                 }
