@@ -119,10 +119,10 @@ pub fn parse(bytes: &[u8], file: &Path) -> Result<GameInfo, String> {
     info.app_id = find(file_system, "SteamAppId").and_then(Pair::text).and_then(|t| t.trim().parse().ok());
     let search_paths = find(file_system, "SearchPaths")
         .and_then(Pair::block)
-        .ok_or_else(|| at("its FileSystem has no SearchPaths block"))?;
+        .ok_or_else(|| at(file_system_pair, "it has no SearchPaths block"))?;
     for pair in live(search_paths).take(MAX_LINES) {
         let Some(location) = pair.text() else {
-            return Err(at(&format!("search path {:?} is a block, not a location", pair.key)));
+            return Err(at(Some(pair), "the search path is a block, not a location"));
         };
         info.search_paths
             .push(SearchPathLine { ids: pair.key.clone(), location: location.trim().to_owned() });
@@ -132,7 +132,7 @@ pub fn parse(bytes: &[u8], file: &Path) -> Result<GameInfo, String> {
         for app in live(mount).take(MAX_LINES) {
             let Ok(app_id) = app.key.trim().parse::<u32>() else { continue };
             let Some(body) = app.block() else {
-                return Err(at(&format!("mount {app_id} is not a block")));
+                return Err(at(Some(app), "the mount is not a block"));
             };
             let flag = |key: &str, default: bool| {
                 find(body, key).and_then(Pair::text).map_or(default, |t| t.trim() != "0")
@@ -223,10 +223,16 @@ mod tests {
     fn a_broken_file_says_what_is_missing_and_where() {
         for (text, says) in [
             (&b"\"GameInfo\" { game x"[..], "KeyValues at byte"),
-            (b"\"Other\" { }", "no GameInfo block"),
-            (b"GameInfo { game x }", "no FileSystem block"),
-            (b"GameInfo { FileSystem { SteamAppId 1 } }", "no SearchPaths block"),
-            (b"GameInfo { FileSystem { SearchPaths { game { } } } }", "is a block"),
+            (b"\"Other\" { }", "GameInfo at byte 0: there is no GameInfo block"),
+            (b"GameInfo { game x }", "GameInfo at byte 0: it has no FileSystem block"),
+            (
+                b"GameInfo { FileSystem { SteamAppId 1 } }",
+                "FileSystem at byte 11: it has no SearchPaths block",
+            ),
+            (
+                b"GameInfo { FileSystem { SearchPaths { game { } } } }",
+                "game at byte 38: the search path is a block",
+            ),
         ] {
             let error = parse(text, Path::new("mod/gameinfo.txt")).unwrap_err();
             assert!(error.starts_with(&format!("{}: ", Path::new("mod/gameinfo.txt").display())), "{error}");

@@ -228,7 +228,7 @@ pub fn source(
         let lower = location.to_ascii_lowercase();
         let (below, rest) = if let Some(rest) = lower.strip_prefix("|appid_") {
             let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            let Some(after) = rest[digits.len()..].strip_prefix('|') else {
+            let Some(after) = rest[digits.len()..].strip_prefix('|').filter(|_| !digits.is_empty()) else {
                 list.notes.push(format!("{entry}: a malformed |appid_N| token"));
                 continue;
             };

@@ -133,9 +133,9 @@ fn read_small(path: &Path) -> Result<Vec<u8>, String> {
 /// the older one (`"1" "D:\\SteamLibrary"`).
 pub fn parse_library_folders(bytes: &[u8], file: &Path) -> Result<Vec<PathBuf>, String> {
     let pairs = keyvalues::parse_escaped(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-    let root = Pair::find(&pairs, "libraryfolders")
-        .and_then(Pair::block)
-        .ok_or_else(|| format!("{}: it has no libraryfolders block", file.display()))?;
+    let root = Pair::find(&pairs, "libraryfolders").and_then(Pair::block).ok_or_else(|| {
+        format!("{}: libraryfolders at byte 0: there is no libraryfolders block", file.display())
+    })?;
     let mut out = Vec::new();
     for entry in root.iter().take(MAX_ENTRIES) {
         if entry.key.parse::<u32>().is_err() {
@@ -147,7 +147,14 @@ pub fn parse_library_folders(bytes: &[u8], file: &Path) -> Result<Vec<PathBuf>, 
         };
         match path {
             Some(path) if !path.trim().is_empty() => out.push(PathBuf::from(path.trim())),
-            _ => return Err(format!("{}: library {:?} has no path", file.display(), entry.key)),
+            _ => {
+                return Err(format!(
+                    "{}: library {:?} at byte {}: it has no path",
+                    file.display(),
+                    entry.key,
+                    entry.offset
+                ));
+            }
         }
     }
     Ok(out)
@@ -156,18 +163,20 @@ pub fn parse_library_folders(bytes: &[u8], file: &Path) -> Result<Vec<PathBuf>, 
 /// An app manifest's id, name and `installdir`.
 pub fn parse_manifest(bytes: &[u8], file: &Path) -> Result<(u32, String, String), String> {
     let pairs = keyvalues::parse_escaped(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-    let state = Pair::find(&pairs, "AppState")
+    let state_pair = Pair::find(&pairs, "AppState");
+    let state = state_pair
         .and_then(Pair::block)
-        .ok_or_else(|| format!("{}: it has no AppState block", file.display()))?;
+        .ok_or_else(|| format!("{}: AppState at byte 0: there is no AppState block", file.display()))?;
+    let place = format!("{}: AppState at byte {}", file.display(), state_pair.map_or(0, |p| p.offset));
     let text = |key: &str| Pair::find(state, key).and_then(Pair::text).map(str::trim);
     let id = text("appid")
         .and_then(|t| t.parse::<u32>().ok())
-        .ok_or_else(|| format!("{}: its AppState has no numeric appid", file.display()))?;
+        .ok_or_else(|| format!("{place}: it has no numeric appid"))?;
     let install = text("installdir")
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| format!("{}: its AppState has no installdir", file.display()))?;
+        .ok_or_else(|| format!("{place}: it has no installdir"))?;
     if Path::new(install).components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-        return Err(format!("{}: its installdir {install:?} is not a folder name", file.display()));
+        return Err(format!("{place}: its installdir {install:?} is not a folder name"));
     }
     Ok((id, text("name").unwrap_or_default().to_owned(), install.to_owned()))
 }

@@ -34,6 +34,8 @@ pub struct Pair {
     pub value: Value,
     /// A condition written after it (`[$WIN32]`), if any.
     pub condition: Option<String>,
+    /// The byte offset of its key in the text.
+    pub offset: u64,
 }
 
 impl Pair {
@@ -244,7 +246,7 @@ fn block(lexer: &mut Lexer<'_>, depth: usize) -> Result<(Vec<Pair>, Option<usize
             Some((_, Token::Condition(c))) => condition = Some(c),
             other => pending = other,
         }
-        pairs.push(Pair { key, value, condition });
+        pairs.push(Pair { key, value, condition, offset: at as u64 });
     }
 }
 
