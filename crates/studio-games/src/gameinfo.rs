@@ -105,17 +105,20 @@ fn find<'p>(pairs: &'p [Pair], key: &str) -> Option<&'p Pair> {
 
 /// Reads `gameinfo.txt` from `bytes`; `file` names it in errors.
 pub fn parse(bytes: &[u8], file: &Path) -> Result<GameInfo, String> {
-    let at = |problem: &str| format!("{}: {problem}", file.display());
+    let at = |pair: Option<&Pair>, problem: &str| {
+        let (key, offset) = pair.map_or(("GameInfo", 0), |p| (p.key.as_str(), p.offset));
+        format!("{}: {key} at byte {offset}: {problem}", file.display())
+    };
     let pairs = keyvalues::parse(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-    let main =
-        find(&pairs, "GameInfo").and_then(Pair::block).ok_or_else(|| at("it has no GameInfo block"))?;
+    let main_pair = find(&pairs, "GameInfo");
+    let main = main_pair.and_then(Pair::block).ok_or_else(|| at(None, "there is no GameInfo block"))?;
     let mut info = GameInfo {
         name: find(main, "game").and_then(Pair::text).unwrap_or_default().trim().to_owned(),
         ..GameInfo::default()
     };
-    let file_system = find(main, "FileSystem")
-        .and_then(Pair::block)
-        .ok_or_else(|| at("its GameInfo has no FileSystem block"))?;
+    let file_system_pair = find(main, "FileSystem");
+    let file_system =
+        file_system_pair.and_then(Pair::block).ok_or_else(|| at(main_pair, "it has no FileSystem block"))?;
     info.app_id = find(file_system, "SteamAppId").and_then(Pair::text).and_then(|t| t.trim().parse().ok());
     let search_paths = find(file_system, "SearchPaths")
         .and_then(Pair::block)
