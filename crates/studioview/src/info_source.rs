@@ -74,9 +74,47 @@ fn sequence_json(m: &SourceModel, q: &Sequence) -> Value {
     })
 }
 
+/// Each material as looked up in the model's game: `name` (as the model gives it), `vmt` and
+/// `vtf` (where they were found: `FILE` or `ARCHIVE_dir.vpk:inner/path`; null when not),
+/// `search_path` (the entry that supplied the `.vmt`) and `tried` (every place looked).
+fn materials_json(search: &crate::installs::Search, m: &SourceModel) -> Vec<Value> {
+    let folders = if m.material_paths.is_empty() { vec![String::new()] } else { m.material_paths.clone() };
+    m.textures
+        .iter()
+        .map(|t| {
+            let found = studio_material::find_material(&search.folders, &folders, &t.name);
+            json!({
+                "name": t.name,
+                "vmt": found.vmt_origin,
+                "vtf": found.vtf_origin,
+                "search_path": found.search_path,
+                "vtf_search_path": found.vtf_search_path,
+                "problem": found.problem,
+                "tried": found.tried,
+            })
+        })
+        .collect()
+}
+
+/// The places the model's files are searched in, in order: `entry` (the search path line, or a
+/// folder's path) and `path`; with `game`, the game folder whose search path it is.
+fn search_path_json(search: &crate::installs::Search) -> Value {
+    let games = &search.folders;
+    json!({
+        "game": search.game.as_ref().map(|g| g.display().to_string()),
+        "places": games.places.iter().map(|p| json!({
+            "entry": p.entry,
+            "path": games.place_path(p).display().to_string(),
+        })).collect::<Vec<_>>(),
+        "missing": search.list.missing,
+        "notes": search.list.notes.iter().chain(&search.problems).collect::<Vec<_>>(),
+    })
+}
+
 /// The model as JSON.
 pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
     let m = &loaded.model;
+    let search = crate::installs::search(path, &[]);
     let h = &m.header;
     json!({
         "format": "source",
@@ -156,6 +194,8 @@ pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
         "transition_nodes": m.transitions.names,
         "textures": m.textures.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
         "material_paths": m.material_paths,
+        "materials": materials_json(&search, m),
+        "search_path": search_path_json(&search),
         "skins": m.skins.families,
         "warnings": m.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
     })

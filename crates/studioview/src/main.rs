@@ -26,6 +26,8 @@ struct Cli {
     command: Option<Command>,
     /// A model to open in the viewer window (the bundled demo model when left out).
     model: Option<PathBuf>,
+    #[command(flatten)]
+    installs: studioview::installs::InstallArgs,
 }
 
 #[derive(Subcommand)]
@@ -34,6 +36,15 @@ enum Command {
     Info {
         /// The model's main file.
         model: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// A game whose search path is searched after the model's own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
+    },
+    /// List the Steam folders, libraries and games (Source and Half-Life) on this machine.
+    Games {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -49,6 +60,9 @@ enum Command {
         /// Only models whose path, or a sequence name or activity, holds this text (any case).
         #[arg(long)]
         filter: Option<String>,
+        /// A game whose search path is searched after each model's own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
     },
     /// Validate models: files (or `archive:path`), archives and folders searched recursively
     /// for *.mdl.
@@ -56,6 +70,9 @@ enum Command {
         /// Files and folders.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// A game whose search path is searched after each model's own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
     },
     /// Evaluate one pose and print it as JSON: bone matrices, hit box corners, attachments.
     Pose {
@@ -136,6 +153,9 @@ enum Command {
         /// in the folder, and compare what it wrote with the original.
         #[arg(long, value_name = "STUDIOMDL")]
         check: Option<PathBuf>,
+        /// A game whose search path is searched after the model's own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
     },
     /// Time pose evaluation on a fixed workload over the model's sequences.
     Bench {
@@ -170,16 +190,27 @@ fn main() -> ExitCode {
         }
         Err(error) => error.exit(),
     };
+    let games = match &cli.command {
+        Some(
+            Command::Info { game, .. }
+            | Command::List { game, .. }
+            | Command::Check { game, .. }
+            | Command::Decompile { game, .. },
+        ) => game.clone(),
+        _ => Vec::new(),
+    };
+    studioview::installs::configure(cli.installs.context(&games));
     let Some(command) = cli.command else {
         return app::run(cli.model);
     };
     match command {
-        Command::Info { model, json } => info::run(&model, json),
-        Command::Check { paths } => check::run(&paths),
-        Command::Decompile { model, out, include_models, check } => {
+        Command::Info { model, json, .. } => info::run(&model, json),
+        Command::Games { json } => studioview::games_cmd::run(json),
+        Command::Check { paths, .. } => check::run(&paths),
+        Command::Decompile { model, out, include_models, check, .. } => {
             studioview::decompile::run(&model, &out, include_models, check.as_deref())
         }
-        Command::List { games, json, filter } => list::run(&games, json, filter.as_deref()),
+        Command::List { games, json, filter, .. } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
         Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch, flex } => {
             if let Some(code) = render_cmd::rerun_quietly() {

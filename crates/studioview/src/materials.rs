@@ -21,6 +21,10 @@ pub struct Resolved {
     pub messages: Vec<String>,
     /// The game folders searched.
     pub folders: Vec<PathBuf>,
+    /// The places searched, in order: the search path entry that put each there, and its path.
+    pub places: Vec<(String, PathBuf)>,
+    /// The game whose search path leads, if the model is in one.
+    pub game: Option<PathBuf>,
 }
 
 /// The game folders of a model at `path`: its own (above its `models/` folder, or the one that
@@ -33,9 +37,16 @@ pub fn game_folders(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
 
 /// The materials of `model` (read from `path`), looked up in its game folder and `extra`.
 pub fn resolve(model: &SourceModel, path: &Path, extra: &[PathBuf]) -> Resolved {
-    let folders = game_folders(path, extra);
-    let games = GameFolders::open(&folders);
-    let mut resolved = Resolved { folders, ..Resolved::default() };
+    let search = crate::installs::search(path, extra);
+    let games: GameFolders = search.folders;
+    let mut resolved = Resolved {
+        folders: games.roots.clone(),
+        places: games.places.iter().map(|p| (p.entry.clone(), games.place_path(p).to_owned())).collect(),
+        game: search.game,
+        ..Resolved::default()
+    };
+    resolved.messages.extend(search.problems);
+    resolved.messages.extend(search.list.notes.iter().map(|n| format!("search path: {n}")));
     resolved.messages.extend(games.broken_archives.iter().map(|e| format!("archive not read: {e}")));
     let material_folders =
         if model.material_paths.is_empty() { vec![String::new()] } else { model.material_paths.clone() };

@@ -61,9 +61,10 @@ pub fn models_in_archive(path: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(inside)
 }
 
-/// The files of the model at `path`, in its game folder and then in `extra` game folders.
+/// The files of the model at `path`, in its game (its search path, or the folder rule) and then
+/// in `extra` game folders ([`crate::installs::search`]).
 pub fn files(path: &Path, extra: &[PathBuf]) -> Result<GameFiles, String> {
-    GameFiles::open(path, extra)
+    GameFiles::open_in(path, crate::installs::search(path, extra).folders)
 }
 
 /// A load error for a model whose files could not be opened (a broken archive, say).
@@ -116,31 +117,33 @@ pub fn goldsrc_load_in(
 /// archives are read once, not once a model.
 #[derive(Debug, Default)]
 pub struct Games {
-    opened: Mutex<HashMap<Option<PathBuf>, Arc<GameFolders>>>,
+    opened: Mutex<HashMap<(Option<PathBuf>, Option<PathBuf>), Arc<GameFolders>>>,
 }
 
 impl Games {
-    /// The game folders of `root` (none: a loose model outside any game), opened on first use.
-    pub fn game(&self, root: Option<PathBuf>) -> Arc<GameFolders> {
+    /// The places searched for the model at `path` (its game's search path, or the folder
+    /// rule), opened on first use for each game and model folder.
+    pub fn game_of(&self, path: &Path) -> Arc<GameFolders> {
+        let key = (studio_games::game_of(path), game_root(path));
         let mut opened = self.opened.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let game = opened.entry(root.clone()).or_insert_with(|| Arc::new(GameFolders::open(root.as_slice())));
+        let game = opened.entry(key).or_insert_with(|| Arc::new(crate::installs::search(path, &[]).folders));
         Arc::clone(game)
     }
 
     /// The files of the model at `path` in its game.
     pub fn files(&self, path: &Path) -> Result<GameFiles, String> {
+        let game = self.game_of(path);
         match ArchivePath::parse(path) {
             Some(archived) => {
-                let game = self.game(Some(archived.game()));
                 if game.archive(&archived.archive).is_some() {
                     GameFiles::archived(&archived, game)
                 } else {
-                    // An archive the folder's own search leaves out, or one that is broken:
+                    // An archive the game's own search leaves out, or one that is broken:
                     // opened alone, for its error.
-                    GameFiles::open(path, &[])
+                    files(path, &[])
                 }
             }
-            None => Ok(GameFiles::loose(path, self.game(game_root(path)))),
+            None => Ok(GameFiles::loose(path, game)),
         }
     }
 }

@@ -1,0 +1,161 @@
+//! The game installs a model's files are searched in (studio-games): the game a model's path is
+//! in (the nearest folder above it with a `gameinfo.txt` or `liblist.gam`) gives its search path,
+//! in its engine's order; a model outside any game keeps the folder rule (the folder above its
+//! `models/`, with its archives). Game folders the user adds (`--game DIR`, the viewer's added
+//! folders) come after, each with its own search path when it is a game's.
+//!
+//! Steam is found once a process, when a search path first needs an app's install folder
+//! (`|appid_N|`, a `mount` block) or the Games list is asked for: from the places Steam uses
+//! (studio-games' [`Locations`]) and the folders `--steam DIR` or the settings name.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use studio_archive::GameFolders;
+use studio_games::{Installs, Locations, Preferences, SearchList};
+
+/// What the user chose: Steam folders to read besides the ones found, game folders to search
+/// after a model's own, and the game settings search paths depend on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Context {
+    /// Steam folders named by the user (`--steam DIR`, the settings).
+    pub steam: Vec<PathBuf>,
+    /// Game folders searched after a model's own (`--game DIR`).
+    pub games: Vec<PathBuf>,
+    /// Language, low violence, HD models, addon content.
+    pub preferences: Preferences,
+}
+
+static CONTEXT: RwLock<Option<Context>> = RwLock::new(None);
+static FOUND: Mutex<Option<Arc<Installs>>> = Mutex::new(None);
+
+/// Sets what the user chose; Steam is looked for again when next needed.
+pub fn configure(context: Context) {
+    let mut current = CONTEXT.write().unwrap_or_else(PoisonError::into_inner);
+    if current.as_ref() != Some(&context) {
+        *current = Some(context);
+        *FOUND.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
+/// What the user chose.
+pub fn context() -> Context {
+    CONTEXT.read().unwrap_or_else(PoisonError::into_inner).clone().unwrap_or_default()
+}
+
+/// The Steam folders, libraries and games of this machine, found on first use.
+pub fn installs() -> Arc<Installs> {
+    let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+    Arc::clone(
+        found.get_or_insert_with(|| {
+            Arc::new(Installs::discover(&Locations::of_this_machine(), &context().steam))
+        }),
+    )
+}
+
+/// The places searched for a model's files, and what a viewer says about them.
+#[derive(Debug, Default)]
+pub struct Search {
+    /// The folders and archives, opened, in order.
+    pub folders: GameFolders,
+    /// The game folder whose search path leads, if the model is in a game.
+    pub game: Option<PathBuf>,
+    /// Its search path as read (places not there, lines not followed).
+    pub list: SearchList,
+    /// Why a game's search path could not be read (the folder rule was used instead).
+    pub problems: Vec<String>,
+}
+
+/// The places of game folder `folder` (a game's search path, or the folder rule), then appended
+/// to `search`.
+fn add_game(search: &mut Search, folder: &Path, model_root: Option<&Path>) {
+    let preferences = context().preferences;
+    let folders = if studio_games::is_game_folder(folder) {
+        match installs().search_path(folder, &preferences) {
+            Ok(list) => {
+                let folders = GameFolders::search(&list.entries);
+                if search.game.is_none() {
+                    search.game = Some(folder.to_owned());
+                    search.list = list;
+                }
+                Some(folders)
+            }
+            Err(problem) => {
+                search.problems.push(format!("{problem}: its folder is searched alone"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let folders = folders.unwrap_or_else(|| GameFolders::open(&[model_root.unwrap_or(folder).to_owned()]));
+    search.folders = std::mem::take(&mut search.folders).then(folders);
+}
+
+/// The places searched for the files of the model at `path` (on disk, or `archive:inner`): its
+/// game's search path (or the folder rule), then `extra` and the user's `--game` folders.
+pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
+    let mut search = Search::default();
+    let root = crate::model_files::game_root(path);
+    match studio_games::game_of(path) {
+        Some(game) => {
+            add_game(&mut search, &game, root.as_deref());
+            // The model's own folder, when its game's search path leaves it out (a model in a
+            // folder no entry mounts).
+            if let Some(root) = &root
+                && !search.folders.roots.iter().any(|r| same_folder(r, root))
+                && !crate::model_files::is_archived(path)
+            {
+                search.folders = std::mem::take(&mut search.folders).then(GameFolders::open(&[root.clone()]));
+            }
+        }
+        None => {
+            search.folders = GameFolders::open(root.as_slice());
+        }
+    }
+    for folder in extra.iter().chain(&context().games) {
+        add_game(&mut search, folder, None);
+    }
+    search
+}
+
+/// Whether two paths name one folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
+}
+
+/// The command line's choices of Steam folders and game settings (every command takes them).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct InstallArgs {
+    /// A Steam folder to read besides those found (repeatable).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub steam: Vec<PathBuf>,
+    /// The games' language, for their `_<language>` paths.
+    #[arg(long, global = true, default_value = "english")]
+    pub language: String,
+    /// Search paths as a low-violence build mounts them (`game_lv`).
+    #[arg(long, global = true)]
+    pub low_violence: bool,
+    /// Leave out HD content (Half-Life's `_hd` folders, Source's `game_hd`).
+    #[arg(long, global = true)]
+    pub no_hd_models: bool,
+    /// Search Half-Life's `_addon` folders (custom addon content).
+    #[arg(long, global = true)]
+    pub addon_content: bool,
+}
+
+impl InstallArgs {
+    /// The context these choices and the `--game` folders `games` give.
+    pub fn context(&self, games: &[PathBuf]) -> Context {
+        Context {
+            steam: self.steam.clone(),
+            games: games.to_vec(),
+            preferences: Preferences {
+                language: self.language.trim().to_ascii_lowercase(),
+                low_violence: self.low_violence,
+                hd_models: !self.no_hd_models,
+                addon_content: self.addon_content,
+            },
+        }
+    }
+}
