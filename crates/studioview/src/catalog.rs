@@ -119,6 +119,9 @@ pub struct Entry {
     pub archive: Option<PathBuf>,
     /// Its header, or why it could not be read.
     pub summary: Result<Summary, String>,
+    /// The model the game loads instead, when a place earlier in its search path holds one of
+    /// the same path (browsing a game's search path).
+    pub overridden_by: Option<PathBuf>,
 }
 
 /// Largest name read.
@@ -244,6 +247,20 @@ fn loose_models(dir: &Path, out: &mut Vec<PathBuf>) {
 /// archives, in search order; each with its summary (and its sequences' names with `names`).
 /// Archives that cannot be read are returned apart, with why.
 pub fn index(root: &Path, names: bool) -> (Vec<Entry>, Vec<String>) {
+    let mut entries = loose_entries(root, names);
+    let mut broken = Vec::new();
+    for archive_path in archive_paths(root) {
+        match Archive::open(&archive_path) {
+            Ok(archive) => entries.extend(archive_entries(&archive, names)),
+            Err(e) => broken.push(e),
+        }
+    }
+    (entries, broken)
+}
+
+/// The loose models below `root`'s `models` folder (any case), without texture and sequence
+/// group files.
+pub fn loose_entries(root: &Path, names: bool) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut loose = Vec::new();
     if let Ok(dirs) = std::fs::read_dir(root) {
@@ -269,35 +286,56 @@ pub fn index(root: &Path, names: bool) -> (Vec<Entry>, Vec<String>) {
                     .join("/")
             },
         );
-        entries.push(Entry { path, relative, archive: None, summary });
+        entries.push(Entry { path, relative, archive: None, summary, overridden_by: None });
     }
-    let mut broken = Vec::new();
-    for archive_path in archive_paths(root) {
-        let archive = match Archive::open(&archive_path) {
-            Ok(archive) => archive,
-            Err(e) => {
-                broken.push(e);
-                continue;
-            }
-        };
-        let mut inside: Vec<(&str, u64)> =
-            archive.files().filter(|(name, _)| is_mdl(Path::new(name))).collect();
-        inside.sort();
-        for (inner, size) in inside {
-            let summary = summarize(&ArchivedParts { archive: &archive, inner, size }, names);
-            if is_companion(&summary) {
-                continue;
-            }
-            let path = ArchivePath { archive: archive_path.clone(), inner: inner.to_owned() }.to_path();
-            entries.push(Entry {
-                path,
-                relative: inner.to_owned(),
-                archive: Some(archive_path.clone()),
-                summary,
-            });
+    entries
+}
+
+/// The models inside `archive`, by path, without texture and sequence group files.
+pub fn archive_entries(archive: &Archive, names: bool) -> Vec<Entry> {
+    let archive_path = archive.path().to_path_buf();
+    let mut inside: Vec<(&str, u64)> = archive.files().filter(|(name, _)| is_mdl(Path::new(name))).collect();
+    inside.sort();
+    let mut entries = Vec::new();
+    for (inner, size) in inside {
+        let summary = summarize(&ArchivedParts { archive, inner, size }, names);
+        if is_companion(&summary) {
+            continue;
         }
+        let path = ArchivePath { archive: archive_path.clone(), inner: inner.to_owned() }.to_path();
+        entries.push(Entry {
+            path,
+            relative: inner.to_owned(),
+            archive: Some(archive_path.clone()),
+            summary,
+            overridden_by: None,
+        });
     }
-    (entries, broken)
+    entries
+}
+
+/// Every model of a game's search path `games`, place by place in its order; a model whose path
+/// an earlier place also holds is marked as overridden by that one, as the game loads it.
+pub fn game_entries(games: &studio_archive::GameFolders, names: bool) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut first: std::collections::HashMap<String, PathBuf> = std::collections::HashMap::new();
+    for place in &games.places {
+        let mut found = match place.at {
+            studio_archive::Where::Folder(i) => loose_entries(&games.roots[i], names),
+            studio_archive::Where::Archive(i) => archive_entries(&games.archives[i], names),
+        };
+        for entry in &mut found {
+            let key = entry.relative.to_ascii_lowercase();
+            match first.get(&key) {
+                Some(winner) => entry.overridden_by = Some(winner.clone()),
+                None => {
+                    first.insert(key, entry.path.clone());
+                }
+            }
+        }
+        entries.extend(found);
+    }
+    entries
 }
 
 impl Entry {

@@ -106,7 +106,8 @@ pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
                 && !search.folders.roots.iter().any(|r| same_folder(r, root))
                 && !crate::model_files::is_archived(path)
             {
-                search.folders = std::mem::take(&mut search.folders).then(GameFolders::open(&[root.clone()]));
+                search.folders =
+                    std::mem::take(&mut search.folders).then(GameFolders::open(std::slice::from_ref(root)));
             }
         }
         None => {
@@ -116,6 +117,14 @@ pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
     for folder in extra.iter().chain(&context().games) {
         add_game(&mut search, folder, None);
     }
+    search
+}
+
+/// The places of the game in `folder`: its search path, or the folder rule when it is not a
+/// game's (or its file cannot be read, said in `problems`).
+pub fn search_game(folder: &Path) -> Search {
+    let mut search = Search::default();
+    add_game(&mut search, folder, None);
     search
 }
 

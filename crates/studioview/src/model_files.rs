@@ -117,8 +117,12 @@ pub fn goldsrc_load_in(
 /// archives are read once, not once a model.
 #[derive(Debug, Default)]
 pub struct Games {
-    opened: Mutex<HashMap<(Option<PathBuf>, Option<PathBuf>), Arc<GameFolders>>>,
+    opened: Mutex<HashMap<GameKey, Arc<GameFolders>>>,
 }
+
+/// What a model's places depend on: its game folder (when in a game) and the folder above its
+/// `models/`.
+type GameKey = (Option<PathBuf>, Option<PathBuf>);
 
 impl Games {
     /// The places searched for the model at `path` (its game's search path, or the folder

@@ -2,10 +2,16 @@
 //! model's own, then the ones added, remembered in the settings), their models indexed on a
 //! thread of their own ([`crate::catalog::index`], sequence names included), the search, the
 //! filter by game folder or archive, the folder picked in the tree, and the model to reveal.
+//! Or, with a game picked from the Games list (the games of this machine, found on a thread), the
+//! models of every place of that game's search path, in its order, each marked when an earlier
+//! place holds a model of the same path (the one the game loads).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
+
+use studio_games::Installs;
 
 use crate::catalog::{Entry, index};
 
@@ -38,6 +44,12 @@ pub struct Index {
     haystacks: Vec<String>,
     /// The archives, in the entries' order.
     pub archives: Vec<PathBuf>,
+    /// The folders indexed (their loose models), as `roots` numbers them.
+    pub root_paths: Vec<PathBuf>,
+    /// The game whose search path was indexed, if one was.
+    pub game: Option<PathBuf>,
+    /// Why the game's search path could not be read, if it could not.
+    pub problems: Vec<String>,
 }
 
 /// The browser.
@@ -59,6 +71,14 @@ pub struct Browser {
     pub index: Option<Index>,
     /// The index being made.
     indexing: Option<Receiver<Index>>,
+    /// The game picked in the Games list: its search path is browsed instead of the folders.
+    pub game: Option<PathBuf>,
+    /// The game whose search path is indexed, or being indexed.
+    indexed_game: Option<PathBuf>,
+    /// The games of this machine, once found.
+    pub installs: Option<Arc<Installs>>,
+    /// The games being found.
+    discovering: Option<Receiver<Arc<Installs>>>,
     /// The models shown, and the search, filter and folder they were found for (made again
     /// only when one of them, or the index, changes: not every frame).
     shown: Option<(ShownFor, Vec<usize>)>,
@@ -79,7 +99,28 @@ impl Browser {
         if roots == self.roots && (self.index.is_some() || self.indexing.is_some()) {
             return;
         }
+        if roots == self.roots
+            && self.indexed_game.is_none()
+            && (self.index.is_some() || self.indexing.is_some())
+        {
+            return;
+        }
         self.roots = roots.clone();
+        self.indexed_game = None;
+        self.start(move || make_index(&roots), wake);
+    }
+
+    /// Shows the models of the search path of the game in `game`.
+    pub fn show_game(&mut self, game: PathBuf, wake: impl Fn() + Send + 'static) {
+        if self.indexed_game.as_ref() == Some(&game) && (self.index.is_some() || self.indexing.is_some()) {
+            return;
+        }
+        self.indexed_game = Some(game.clone());
+        self.start(move || make_game_index(&game), wake);
+    }
+
+    /// Makes the index with `make` on a thread of its own.
+    fn start(&mut self, make: impl FnOnce() -> Index + Send + 'static, wake: impl Fn() + Send + 'static) {
         self.index = None;
         self.shown = None;
         let (send, receive) = channel();
@@ -87,18 +128,65 @@ impl Browser {
         std::thread::Builder::new()
             .name("model index".into())
             .spawn(move || {
-                let _ = send.send(make_index(&roots));
+                let _ = send.send(make());
                 wake();
             })
             .ok();
     }
 
+    /// Starts finding the games of this machine on a thread, once; `wake` is called when found.
+    pub fn discover(&mut self, wake: impl Fn() + Send + 'static) {
+        if self.installs.is_some() || self.discovering.is_some() {
+            return;
+        }
+        let (send, receive) = channel();
+        self.discovering = Some(receive);
+        std::thread::Builder::new()
+            .name("game discovery".into())
+            .spawn(move || {
+                let _ = send.send(crate::installs::installs());
+                wake();
+            })
+            .ok();
+    }
+
+    /// Takes the games when found; whether they are still being found.
+    pub fn poll_games(&mut self) -> bool {
+        if let Some(receive) = &self.discovering {
+            match receive.try_recv() {
+                Ok(installs) => {
+                    self.installs = Some(installs);
+                    self.discovering = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => return true,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.discovering = None,
+            }
+        }
+        false
+    }
+
+    /// Forgets the games found (after the Steam folders or settings changed): they are found
+    /// again when next shown, and a game's search path is indexed again.
+    pub fn forget_games(&mut self) {
+        self.installs = None;
+        self.discovering = None;
+        if self.indexed_game.take().is_some() {
+            self.index = None;
+            self.indexing = None;
+        }
+    }
+
     /// Indexes the game folders again (a refresh).
     pub fn refresh(&mut self, wake: impl Fn() + Send + 'static) {
-        let roots = std::mem::take(&mut self.roots);
         self.index = None;
         self.indexing = None;
-        self.show_roots(roots, wake);
+        match self.indexed_game.take() {
+            Some(game) => self.show_game(game, wake),
+            None => {
+                let roots = std::mem::take(&mut self.roots);
+                self.show_roots(roots, wake);
+            }
+        }
     }
 
     /// Takes the index when the thread has made it; whether it is still being made.
@@ -150,7 +238,7 @@ impl Browser {
             match &wanted.filter {
                 Filter::All => true,
                 Filter::Loose(root) => {
-                    entry.archive.is_none() && self.roots.get(index.roots[*i]) == Some(root)
+                    entry.archive.is_none() && index.root_paths.get(index.roots[*i]) == Some(root)
                 }
                 Filter::Archive(archive) => entry.archive.as_ref() == Some(archive),
             }
@@ -171,7 +259,7 @@ impl Browser {
     pub fn filters(&self) -> Vec<(Filter, String)> {
         let mut out = vec![(Filter::All, "All game folders and archives".to_owned())];
         let Some(index) = &self.index else { return out };
-        for root in &self.roots {
+        for root in &index.root_paths {
             out.push((Filter::Loose(root.clone()), format!("{} (loose files)", root.display())));
         }
         for archive in &index.archives {
@@ -214,13 +302,46 @@ pub fn folder_of(relative: &str) -> Option<String> {
 
 /// Indexes every game folder, with sequence names.
 fn make_index(roots: &[PathBuf]) -> Index {
-    let mut out = Index::default();
+    let mut out = Index { root_paths: roots.to_vec(), ..Index::default() };
     for (r, root) in roots.iter().enumerate() {
         let (entries, broken) = index(root, true);
         out.broken.extend(broken);
         out.roots.extend(std::iter::repeat_n(r, entries.len()));
         out.entries.extend(entries);
     }
+    finish(out)
+}
+
+/// Indexes every place of the search path of the game in `game`, in its order.
+fn make_game_index(game: &Path) -> Index {
+    let search = crate::installs::search_game(game);
+    let games = &search.folders;
+    let mut out = Index {
+        root_paths: games.roots.clone(),
+        game: Some(game.to_owned()),
+        broken: games.broken_archives.clone(),
+        problems: search.problems.clone(),
+        ..Index::default()
+    };
+    out.entries = crate::catalog::game_entries(games, true);
+    // A loose entry's folder: the place whose folder holds it.
+    out.roots = out
+        .entries
+        .iter()
+        .map(|e| match &e.archive {
+            Some(_) => 0,
+            // The innermost folder holding it (`custom/x` rather than the game folder above).
+            None => (0..games.roots.len())
+                .filter(|&r| e.path.starts_with(&games.roots[r]))
+                .max_by_key(|&r| games.roots[r].components().count())
+                .unwrap_or(0),
+        })
+        .collect();
+    finish(out)
+}
+
+/// The folders, haystacks and archives of an index's entries.
+fn finish(mut out: Index) -> Index {
     for (i, entry) in out.entries.iter().enumerate() {
         out.folders.entry(folder_of(&entry.relative).unwrap_or_default()).or_default().push(i);
         out.haystacks.push(entry.haystack());

@@ -81,6 +81,14 @@ pub enum Command {
     /// The game folders Source materials are looked up in besides the model's own; looks the
     /// open model's materials up again.
     SetGameFolders(Vec<PathBuf>),
+    /// The Steam folders read besides those found, and the game settings search paths depend
+    /// on; finds the games again and looks the open model's materials up again.
+    SetGameSettings {
+        /// Steam folders.
+        steam_folders: Vec<PathBuf>,
+        /// Language, low violence, HD, addons.
+        preferences: studio_games::Preferences,
+    },
     /// Highlight an attachment (or none).
     SelectAttachment(Option<usize>),
     /// Change the open model. With `merge`, a change of the same record as the edit still open

@@ -48,6 +48,16 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Game folders Source materials are looked up in besides the model's own.
     pub game_folders: Vec<PathBuf>,
+    /// Steam folders read besides those found where Steam keeps them.
+    pub steam_folders: Vec<PathBuf>,
+    /// The games' language, for their `_<language>` search paths.
+    pub game_language: String,
+    /// Search paths as a low-violence build mounts them.
+    pub low_violence: bool,
+    /// HD content (Half-Life's `_hd` folders, Source's `game_hd`).
+    pub hd_models: bool,
+    /// Half-Life's custom addon content (`_addon` folders).
+    pub addon_content: bool,
     /// Shade Source materials as the game does (normal maps, phong, light warps, masked
     /// self-illumination) rather than with plain diffuse lighting.
     pub game_shading: bool,
@@ -74,12 +84,27 @@ impl Default for Settings {
             apply_movement: false,
             recent: Vec::new(),
             game_folders: Vec::new(),
+            steam_folders: Vec::new(),
+            game_language: "english".into(),
+            low_violence: false,
+            hd_models: true,
+            addon_content: false,
             game_shading: true,
         }
     }
 }
 
 impl Settings {
+    /// The game settings search paths depend on.
+    pub fn preferences(&self) -> studio_games::Preferences {
+        studio_games::Preferences {
+            language: self.game_language.trim().to_ascii_lowercase(),
+            low_violence: self.low_violence,
+            hd_models: self.hd_models,
+            addon_content: self.addon_content,
+        }
+    }
+
     /// Puts `path` first in the recent files.
     pub fn remember(&mut self, path: PathBuf) {
         self.recent.retain(|p| *p != path);

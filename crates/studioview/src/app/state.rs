@@ -55,6 +55,10 @@ pub struct SourceView {
     pub found: Vec<studio_material::Material>,
     /// The game folders searched.
     pub folders: Vec<PathBuf>,
+    /// The places searched, in order: the search path entry that put each there, and its path.
+    pub places: Vec<(String, PathBuf)>,
+    /// The game whose search path leads, if the model is in one.
+    pub game: Option<PathBuf>,
     /// Counts material lookups, so the viewport uploads the model again after one.
     pub generation: u64,
     /// The model as its file on disk holds it: what edits are written into.
@@ -71,6 +75,8 @@ impl SourceView {
         self.materials = resolved.materials;
         self.found = resolved.found;
         self.folders = resolved.folders;
+        self.places = resolved.places;
+        self.game = resolved.game;
         self.generation += 1;
         resolved.messages
     }
@@ -101,6 +107,8 @@ fn rest_mouth(model: &Model) -> u8 {
 
 /// The viewer's state.
 pub struct AppState {
+    /// What the command line chose of Steam folders and game folders; the settings add theirs.
+    pub command_line: crate::installs::Context,
     /// The current Half-Life model (the demo model while a Source model is open).
     pub loaded: Loaded,
     /// The open Source model, when one is shown instead of `loaded`.
@@ -177,6 +185,7 @@ impl AppState {
     pub fn new(loaded: Loaded, settings: Settings) -> Self {
         let pose = Pose::new(&loaded.model);
         let mut state = Self {
+            command_line: crate::installs::context(),
             pose,
             loaded,
             source: None,
@@ -213,7 +222,27 @@ impl AppState {
             revision: 0,
         };
         state.reset_for_model();
+        state.configure_installs();
         state
+    }
+
+    /// Keeps new game settings, tells the search paths, and has the browser find the games again.
+    fn set_game_settings(&mut self, steam_folders: &[PathBuf], preferences: &studio_games::Preferences) {
+        self.settings.steam_folders = steam_folders.to_vec();
+        self.settings.game_language = preferences.language.clone();
+        self.settings.low_violence = preferences.low_violence;
+        self.settings.hd_models = preferences.hd_models;
+        self.settings.addon_content = preferences.addon_content;
+        self.configure_installs();
+        self.browser.forget_games();
+    }
+
+    /// Tells the search paths what the command line and the settings chose.
+    pub fn configure_installs(&self) {
+        let mut context = self.command_line.clone();
+        context.steam.extend(self.settings.steam_folders.iter().cloned());
+        context.preferences = self.settings.preferences();
+        crate::installs::configure(context);
     }
 
     /// The bundled demo model, ready to show.
@@ -379,6 +408,8 @@ impl AppState {
             materials: Vec::new(),
             found: Vec::new(),
             folders: Vec::new(),
+            places: Vec::new(),
+            game: None,
             generation: 0,
             saved,
             history: History::default(),
@@ -681,6 +712,17 @@ impl AppState {
             | Command::SetAutoplay(_)
             | Command::SetLod(_) => {}
             Command::SetGameFolders(folders) => self.settings.game_folders = folders,
+            Command::SetGameSettings { steam_folders, preferences } => {
+                self.set_game_settings(&steam_folders, &preferences);
+                let extra = self.settings.game_folders.clone();
+                if let Some(view) = self.source.as_deref_mut() {
+                    let notes = view.resolve(&extra);
+                    self.say(Level::Info, format!("materials looked up again: {} problem(s)", notes.len()));
+                    for note in notes {
+                        self.say(Level::Warning, note);
+                    }
+                }
+            }
             // Carried out by `apply_editing` above.
             Command::SelectAttachment(_)
             | Command::Edit { .. }

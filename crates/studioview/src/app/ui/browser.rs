@@ -110,17 +110,25 @@ pub fn browser_ui(
         return;
     }
     let roots = browser_roots(state);
-    let wake = {
+    let waker = |ctx: &egui::Context| {
         let ctx = ctx.clone();
         move || ctx.request_repaint()
     };
-    state.browser.show_roots(roots, wake);
+    match state.browser.game.clone() {
+        Some(game) => state.browser.show_game(game, waker(ctx)),
+        None => state.browser.show_roots(roots, waker(ctx)),
+    }
+    state.browser.discover(waker(ctx));
+    let discovering = state.browser.poll_games();
     let indexing = state.browser.poll();
     cache.collect(ctx);
     let mut open = true;
     let extra = state.settings.game_folders.clone();
     egui::Window::new("Model browser").open(&mut open).default_size([900.0, 620.0]).show(ctx, |ui| {
-        folders_ui(ui, state, commands);
+        games_ui(ui, state, discovering, commands);
+        if state.browser.game.is_none() {
+            folders_ui(ui, state, commands);
+        }
         ui.horizontal(|ui| {
             ui.label("Search");
             ui.add(
@@ -153,6 +161,9 @@ pub fn browser_ui(
             }
         });
         if let Some(index) = &state.browser.index {
+            for problem in &index.problems {
+                ui.colored_label(egui::Color32::from_rgb(255, 110, 110), problem);
+            }
             for error in &index.broken {
                 ui.colored_label(
                     egui::Color32::from_rgb(255, 110, 110),
@@ -171,6 +182,93 @@ pub fn browser_ui(
     });
     if !open {
         state.browser.open = false;
+    }
+}
+
+/// The Games list: every Source and Half-Life game found on this machine, by name; a click
+/// browses all of its models through its search path, and "Game folders" goes back to the
+/// folders.
+fn games_ui(ui: &mut egui::Ui, state: &mut AppState, discovering: bool, commands: &mut Commands) {
+    let count = state.browser.installs.as_ref().map_or(0, |i| i.games.len());
+    let title = match &state.browser.game {
+        Some(game) => format!("Games ({count} found): browsing {}", game.display()),
+        None => format!("Games ({count} found)"),
+    };
+    egui::CollapsingHeader::new(title).id_salt("browser games").show(ui, |ui| {
+        if discovering {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("finding the games on this machine…");
+            });
+        }
+        if ui
+            .selectable_label(state.browser.game.is_none(), "Game folders (the open model's and those added)")
+            .clicked()
+        {
+            state.browser.game = None;
+        }
+        let Some(installs) = state.browser.installs.clone() else { return };
+        if installs.steam.is_empty() {
+            ui.label("No Steam folder found: name one in the settings (Steam folder) or with --steam DIR.");
+        }
+        egui::ScrollArea::vertical().id_salt("browser games scroll").max_height(180.0).show(ui, |ui| {
+            for game in &installs.games {
+                let picked = state.browser.game.as_ref() == Some(&game.folder);
+                let label = format!("{}  ({}, {})", game.name, game.engine.name(), game.folder.display());
+                if ui.selectable_label(picked, label).clicked() {
+                    state.browser.game = Some(game.folder.clone());
+                    state.browser.filter = super::super::browser::Filter::All;
+                    state.browser.folder = None;
+                }
+            }
+        });
+        for problem in &installs.problems {
+            ui.colored_label(egui::Color32::from_rgb(255, 180, 90), problem);
+        }
+        game_settings_ui(ui, state, commands);
+    });
+}
+
+/// The Steam folders read besides those found, and the game settings search paths depend on
+/// (studio-games' `Preferences`: the engines' defaults until changed).
+fn game_settings_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
+    let settings = &state.settings;
+    let mut steam = settings.steam_folders.clone();
+    let mut preferences = settings.preferences();
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Steam folders:");
+        for folder in settings.steam_folders.iter() {
+            ui.label(folder.display().to_string());
+            if ui.small_button("✕").on_hover_text("stop reading this Steam folder").clicked() {
+                steam.retain(|f| f != folder);
+                changed = true;
+            }
+        }
+        if ui.button("Add Steam folder…").clicked()
+            && let Some(picked) = rfd::FileDialog::new().pick_folder()
+        {
+            steam.push(picked);
+            changed = true;
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Language");
+        let id = egui::Id::unique("game language");
+        let mut language: String =
+            ui.data_mut(|d| d.get_temp(id)).unwrap_or_else(|| preferences.language.clone());
+        let edit = ui.add(egui::TextEdit::singleline(&mut language).desired_width(90.0));
+        if edit.lost_focus() && language.trim() != preferences.language {
+            preferences.language = language.trim().to_ascii_lowercase();
+            changed = true;
+        }
+        ui.data_mut(|d| d.insert_temp(id, language));
+        changed |= ui.checkbox(&mut preferences.hd_models, "HD models").changed();
+        changed |= ui.checkbox(&mut preferences.addon_content, "Addon content").changed();
+        changed |= ui.checkbox(&mut preferences.low_violence, "Low violence").changed();
+    });
+    if changed {
+        commands.push(Command::SetGameSettings { steam_folders: steam, preferences });
     }
 }
 
@@ -356,13 +454,25 @@ fn cell_ui(
         let font = egui::FontId::proportional(12.0);
         let text =
             super::fit::elide_middle(ui.ctx(), &name, &font, CELL.x - 6.0).unwrap_or_else(|| name.clone());
+        let color =
+            if entry.overridden_by.is_some() { ui.visuals().weak_text_color() } else { visuals.text_color() };
         ui.painter().text(
             egui::pos2(rect.center().x, image_rect.max.y + 3.0),
             egui::Align2::CENTER_TOP,
             text,
             font,
-            visuals.text_color(),
+            color,
         );
+        if entry.overridden_by.is_some() {
+            // The game loads another copy: a badge over the thumbnail.
+            ui.painter().text(
+                image_rect.left_top() + egui::vec2(3.0, 2.0),
+                egui::Align2::LEFT_TOP,
+                "overridden",
+                egui::FontId::proportional(11.0),
+                egui::Color32::from_rgb(255, 180, 90),
+            );
+        }
     }
     let summary = match &entry.summary {
         Ok(s) => format!(
@@ -374,6 +484,10 @@ fn cell_ui(
             s.size
         ),
         Err(e) => e.clone(),
+    };
+    let summary = match &entry.overridden_by {
+        Some(winner) => format!("{summary}\noverridden: the game loads {}", winner.display()),
+        None => summary,
     };
     let hover = match &failed {
         Some(why) => format!("{}\n{summary}\nno preview: {why}", entry.path.display()),

@@ -375,6 +375,37 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
     }
 }
 
+/// The search path the materials were looked up in, in order: the game's (its
+/// `gameinfo.txt` or `liblist.gam`) when the model is in one, each place with the entry that put
+/// it there, and how many of the model's materials each supplied.
+fn search_path_ui(ui: &mut egui::Ui, view: &crate::app::state::SourceView) {
+    let title = match &view.game {
+        Some(game) => format!("Search path of {} ({} places)", game.display(), view.places.len()),
+        None => format!("Search path: the folder rule ({} places)", view.places.len()),
+    };
+    egui::CollapsingHeader::new(title).id_salt("search path").default_open(true).show(ui, |ui| {
+        egui::Grid::new("search path grid").striped(true).num_columns(3).show(ui, |ui| {
+            for (n, (entry, path)) in view.places.iter().enumerate() {
+                let supplied = view
+                    .found
+                    .iter()
+                    .filter(|f| {
+                        f.search_path.as_ref() == Some(entry) || f.vtf_search_path.as_ref() == Some(entry)
+                    })
+                    .count();
+                ui.label(format!("{}", n + 1));
+                ui.label(RichText::new(entry).monospace()).on_hover_text(path.display().to_string());
+                ui.label(if supplied > 0 {
+                    format!("{supplied} file(s) of this model")
+                } else {
+                    String::new()
+                });
+                ui.end_row();
+            }
+        });
+    });
+}
+
 /// The game folders (the model's own and those added, remembered) and each material: where its
 /// `.vmt` and `.vtf` were found, the texture's format and size, a preview, the `.vmt` text, and
 /// for one that draws as the checkerboard, why and every path tried.
@@ -422,6 +453,7 @@ fn materials_ui(
         }
     });
     ui.label(format!("material folders: {}", view.doc.model.material_paths.join(", ")));
+    search_path_ui(ui, view);
     ui.separator();
     let scene = state.scene_identity();
     if previews.scene != Some(scene) {
@@ -436,8 +468,14 @@ fn materials_ui(
                 if let Some(origin) = &found.vmt_origin {
                     super::fit::label(ui, format!(".vmt: {origin}"));
                 }
+                if let Some(entry) = &found.search_path {
+                    super::fit::label(ui, format!("  from search path entry: {entry}"));
+                }
                 if let (Some(origin), Some(vtf)) = (&found.vtf_origin, &found.vtf) {
                     super::fit::label(ui, format!(".vtf: {origin}"));
+                    if let Some(entry) = &found.vtf_search_path {
+                        super::fit::label(ui, format!("  from search path entry: {entry}"));
+                    }
                     ui.label(format!(
                         "{:?}, {}×{}, {} mip{}, {} frame{}, version 7.{}",
                         vtf.format,
