@@ -31,7 +31,7 @@ fn a_malformed_gameinfo_names_its_offset_and_leaves_the_folder_rule() {
     assert!(problem.unwrap().contains("no closing quote"));
     assert!(list.entries.is_empty());
     // The fallback: the folder's own loose files.
-    assert_eq!(games.roots, [tree.source_mod.clone()]);
+    assert_eq!(games.roots, std::slice::from_ref(&tree.source_mod));
     let (file, _) =
         games.find_place("materials/models/weapons/v_hand_sheet.vmt", &mut Vec::new()).unwrap().unwrap();
     assert_eq!(file.bytes, b"momentum");

@@ -62,7 +62,16 @@ fn info_pose_qc_and_check_give_the_same_for_archived_and_loose_models() {
             let got = studioview(&["info", "--json", path]);
             assert!(got.status.success(), "{path}: {}", text(&got.stderr));
             let got: serde_json::Value = serde_json::from_slice(&got.stdout).unwrap();
-            let strip = |v: &serde_json::Value| without_paths(&v.to_string(), &root);
+            // Where the materials were looked for differs with where the model is; what the
+            // model says does not.
+            let strip = |v: &serde_json::Value| {
+                let mut v = v.clone();
+                if let Some(object) = v.as_object_mut() {
+                    object.remove("materials");
+                    object.remove("search_path");
+                }
+                without_paths(&v.to_string(), &root)
+            };
             assert_eq!(strip(&got), strip(&expected), "{path}");
             let archived_pose = studioview(&["pose", path, "--seq", seq, at[0], at[1]]);
             assert_eq!(text(&archived_pose.stdout), text(&pose.stdout), "{path}: the same pose");

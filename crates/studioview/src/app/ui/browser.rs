@@ -240,7 +240,7 @@ fn game_settings_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands
         ui.label("Steam folders:");
         for folder in settings.steam_folders.iter() {
             ui.label(folder.display().to_string());
-            if ui.small_button("✕").on_hover_text("stop reading this Steam folder").clicked() {
+            if ui.small_button("remove").on_hover_text("stop reading this Steam folder").clicked() {
                 steam.retain(|f| f != folder);
                 changed = true;
             }
