@@ -5,6 +5,7 @@
 //! viewer can say where it looked.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use studio_bytes::files::Found;
 
@@ -15,13 +16,14 @@ const MAX_FILE: u64 = 256 << 20;
 /// Most numbered `.pak` files a folder is looked at for.
 const MAX_PAKS: usize = 100;
 
-/// Game folders and their archives.
-#[derive(Debug, Default)]
+/// Game folders and their archives. A clone shares the opened archives (their directories are
+/// read once).
+#[derive(Clone, Debug, Default)]
 pub struct GameFolders {
     /// The folders.
     pub roots: Vec<PathBuf>,
     /// Their archives that could be read.
-    pub archives: Vec<Archive>,
+    pub archives: Vec<Arc<Archive>>,
     /// Archives that could not be read, with why.
     pub broken_archives: Vec<String>,
     /// The folders and archives in search order, each with the search path entry that put it
@@ -92,7 +94,7 @@ impl GameFolders {
             folders.roots.push(root.clone());
             for path in archive_paths(root) {
                 match Archive::open(&path) {
-                    Ok(archive) => folders.archives.push(archive),
+                    Ok(archive) => folders.archives.push(Arc::new(archive)),
                     Err(e) => folders.broken_archives.push(e),
                 }
             }
@@ -119,7 +121,7 @@ impl GameFolders {
                 } else {
                     match Archive::open(&entry.path) {
                         Ok(archive) => {
-                            folders.archives.push(archive);
+                            folders.archives.push(Arc::new(archive));
                             Where::Archive(folders.archives.len() - 1)
                         }
                         Err(e) => {
@@ -169,7 +171,7 @@ impl GameFolders {
     /// Puts `archive` first in the search (an archive a model's path names).
     pub fn put_first(&mut self, archive: Archive) {
         let entry = archive.path().display().to_string();
-        self.archives.push(archive);
+        self.archives.push(Arc::new(archive));
         self.places.insert(0, Place { at: Where::Archive(self.archives.len() - 1), entry });
     }
 

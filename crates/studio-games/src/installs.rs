@@ -109,9 +109,14 @@ fn read_limited(file: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))
 }
 
-/// Whether `folder` is a game folder (holds `gameinfo.txt` or `liblist.gam`, any case).
+/// The spellings of a game's file looked for when walking up from a model: Valve ships them in
+/// lower case, and `GameInfo.txt` is the other spelling seen. (Listing every folder above a
+/// model to match any case would cost milliseconds a model in a large folder such as `/tmp`.)
+const GAME_FILES: [&str; 4] = ["gameinfo.txt", "GameInfo.txt", "liblist.gam", "LIBLIST.GAM"];
+
+/// Whether `folder` is a game folder (holds `gameinfo.txt` or `liblist.gam`).
 pub fn is_game_folder(folder: &Path) -> bool {
-    ["gameinfo.txt", "liblist.gam"].iter().any(|f| resolve(folder, f).is_some_and(|p| p.is_file()))
+    GAME_FILES.iter().any(|f| folder.join(f).is_file())
 }
 
 /// The game folder the model at `path` (on disk, or `archive:inner`) is in: the nearest folder

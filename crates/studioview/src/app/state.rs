@@ -646,10 +646,14 @@ impl AppState {
                 // Another model for the viewport, whatever the new state counted.
                 self.load_id = load_id + 1;
             }
-            Command::Reload => match self.path().map(std::path::Path::to_path_buf) {
-                Some(path) => self.open(path),
-                None => self.apply(Command::OpenDemo),
-            },
+            Command::Reload => {
+                // A reload reads the game's file and archives again too.
+                crate::installs::forget();
+                match self.path().map(std::path::Path::to_path_buf) {
+                    Some(path) => self.open(path),
+                    None => self.apply(Command::OpenDemo),
+                }
+            }
             Command::SelectSequence(sequence) => {
                 if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
                     self.sequence = sequence;

@@ -377,32 +377,38 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Commands) {
 
 /// The search path the materials were looked up in, in order: the game's (its
 /// `gameinfo.txt` or `liblist.gam`) when the model is in one, each place with the entry that put
-/// it there, and how many of the model's materials each supplied.
+/// it there, and how many of the model's files (`.vmt` and `.vtf`) each supplied, in brackets.
 fn search_path_ui(ui: &mut egui::Ui, view: &crate::app::state::SourceView) {
     let title = match &view.game {
-        Some(game) => format!("Search path of {} ({} places)", game.display(), view.places.len()),
+        Some(game) => {
+            let name = game
+                .file_name()
+                .map_or_else(|| game.display().to_string(), |n| n.to_string_lossy().into_owned());
+            format!("Search path of {name} ({} places)", view.places.len())
+        }
         None => format!("Search path: the folder rule ({} places)", view.places.len()),
     };
     egui::CollapsingHeader::new(title).id_salt("search path").default_open(true).show(ui, |ui| {
-        egui::Grid::new("search path grid").striped(true).num_columns(3).show(ui, |ui| {
-            for (n, (entry, path)) in view.places.iter().enumerate() {
-                let supplied = view
-                    .found
-                    .iter()
-                    .filter(|f| {
-                        f.search_path.as_ref() == Some(entry) || f.vtf_search_path.as_ref() == Some(entry)
-                    })
-                    .count();
-                ui.label(format!("{}", n + 1));
-                ui.label(RichText::new(entry).monospace()).on_hover_text(path.display().to_string());
-                ui.label(if supplied > 0 {
-                    format!("{supplied} file(s) of this model")
-                } else {
-                    String::new()
-                });
-                ui.end_row();
-            }
-        });
+        if let Some(game) = &view.game {
+            super::fit::label(ui, game.display().to_string());
+        }
+        for (n, (entry, path)) in view.places.iter().enumerate() {
+            let supplied = view
+                .found
+                .iter()
+                .map(|f| {
+                    [&f.search_path, &f.vtf_search_path].iter().filter(|e| e.as_ref() == Some(entry)).count()
+                })
+                .sum::<usize>();
+            // What the place supplied first, so that it survives eliding a long entry.
+            let text = if supplied > 0 {
+                format!("{:>2}  [{supplied}]  {entry}", n + 1)
+            } else {
+                format!("{:>2}  {entry}", n + 1)
+            };
+            let hover = format!("{entry}\n{}\nsupplied {supplied} of this model's files", path.display());
+            super::fit::label(ui, text).on_hover_text(hover);
+        }
     });
 }
 
