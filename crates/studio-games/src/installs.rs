@@ -127,7 +127,8 @@ pub fn game_of(path: &Path) -> Option<PathBuf> {
         None => path.parent()?.to_path_buf(),
     };
     let start = if start.as_os_str().is_empty() { PathBuf::from(".") } else { start };
-    let start = std::path::absolute(&start).unwrap_or(start);
+    // A relative path climbs from the working folder (a rooted one is kept as written).
+    let start = if start.has_root() { start } else { std::path::absolute(&start).unwrap_or(start) };
     start.ancestors().take(MAX_CLIMB).find(|dir| is_game_folder(dir)).map(Path::to_path_buf)
 }
 

@@ -13,6 +13,17 @@ fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
+/// `text` with one separator: Windows writes the paths it builds with `\\`.
+fn slashes(text: impl AsRef<str>) -> String {
+    text.as_ref().replace('\\', "/")
+}
+
+/// Whether one of `problems` starts with `file` (any separator) and holds `says`.
+fn named(problems: &[String], file: &Path, says: &str) -> bool {
+    let file = slashes(file.display().to_string());
+    problems.iter().any(|p| slashes(p).starts_with(&file) && p.contains(says))
+}
+
 #[test]
 fn a_malformed_gameinfo_names_its_offset_and_leaves_the_folder_rule() {
     let tree = steam_tree(&scratch("bad-gameinfo"));
@@ -21,12 +32,8 @@ fn a_malformed_gameinfo_names_its_offset_and_leaves_the_folder_rule() {
     // The game is still listed, by its folder's name, and the problem names the file.
     let game = installs.games.iter().find(|g| g.folder == tree.source_mod).unwrap();
     assert_eq!(game.name, "momentum");
-    let file = tree.source_mod.join("gameinfo.txt").display().to_string();
-    assert!(
-        installs.problems.iter().any(|p| p.starts_with(&file) && p.contains("KeyValues at byte 19")),
-        "{:?}",
-        installs.problems
-    );
+    let file = tree.source_mod.join("gameinfo.txt");
+    assert!(named(&installs.problems, &file, "KeyValues at byte 19"), "{:?}", installs.problems);
     let (games, list, problem) = installs.open(&tree.source_mod, &Preferences::default());
     assert!(problem.unwrap().contains("no closing quote"));
     assert!(list.entries.is_empty());
@@ -43,18 +50,10 @@ fn malformed_steam_files_are_named_and_the_rest_is_kept() {
     put(&tree.steam, "steamapps/libraryfolders.vdf", b"\"libraryfolders\" { \"0\" { \"path\" ");
     put(&tree.steam, "steamapps/appmanifest_70.acf", b"\"AppState\" { \"appid\" \"70\" ");
     let installs = Installs::discover(&tree.locations, &[]);
-    let vdf = tree.steam.join("steamapps/libraryfolders.vdf").display().to_string();
-    let acf = tree.steam.join("steamapps/appmanifest_70.acf").display().to_string();
-    assert!(
-        installs.problems.iter().any(|p| p.starts_with(&vdf) && p.contains("at byte")),
-        "{:?}",
-        installs.problems
-    );
-    assert!(
-        installs.problems.iter().any(|p| p.starts_with(&acf) && p.contains("at byte")),
-        "{:?}",
-        installs.problems
-    );
+    let vdf = tree.steam.join("steamapps/libraryfolders.vdf");
+    let acf = tree.steam.join("steamapps/appmanifest_70.acf");
+    assert!(named(&installs.problems, &vdf, "at byte"), "{:?}", installs.problems);
+    assert!(named(&installs.problems, &acf, "at byte"), "{:?}", installs.problems);
     // The Steam folder is still a library, with its readable manifest.
     assert_eq!(installs.steam[0].libraries.len(), 1);
     assert_eq!(installs.steam[0].libraries[0].apps.iter().map(|a| a.id).collect::<Vec<_>>(), [669270]);

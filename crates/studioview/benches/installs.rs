@@ -8,7 +8,8 @@
 //!   folder, the mod's folder and an HL2 archive of 50,000 files; loading the model and
 //!   resolving its materials through the search path (`search_path`), against the same files in a
 //!   plain game folder searched by the folder rule (`folder_rule`, as before game installs);
-//!   first opens (the game's places opened anew), and `again` (another model of an open game).
+//!   each as the viewer opens a model (the places opened once, `installs::shared`) and `unshared`
+//!   (the model's files and its materials each opening them, as before).
 
 #![allow(missing_docs)]
 
@@ -150,24 +151,18 @@ fn installs(c: &mut Criterion) {
     let mut group = c.benchmark_group("open");
     group.sample_size(20);
     for (name, model) in [("search_path", &modded), ("folder_rule", &plain)] {
-        // A first open: the game's places opened anew (`forget`), once for the model and its
-        // materials both.
+        let open = || {
+            let loaded = studioview::model_files::source_load(model).unwrap().unwrap();
+            let resolved = studioview::materials::resolve(&loaded.model, model, &[]);
+            assert!(resolved.found.iter().all(|f| f.problem.is_none()), "{:?}", resolved.messages);
+        };
+        // As the viewer and the commands open a model: the game's places opened once for its
+        // files and its materials.
         group.bench_function(format!("50000_archived/{name}"), |b| {
-            b.iter(|| {
-                studioview::installs::forget();
-                let loaded = studioview::model_files::source_load(model).unwrap().unwrap();
-                let resolved = studioview::materials::resolve(&loaded.model, model, &[]);
-                assert!(resolved.found.iter().all(|f| f.problem.is_none()), "{:?}", resolved.messages);
-            })
+            b.iter(|| studioview::installs::shared(open))
         });
-        // Another model of the same game (its places already open).
-        group.bench_function(format!("50000_archived/{name}/again"), |b| {
-            b.iter(|| {
-                let loaded = studioview::model_files::source_load(model).unwrap().unwrap();
-                let resolved = studioview::materials::resolve(&loaded.model, model, &[]);
-                assert!(resolved.found.iter().all(|f| f.problem.is_none()), "{:?}", resolved.messages);
-            })
-        });
+        // Each opening its own (as before game installs).
+        group.bench_function(format!("50000_archived/{name}/unshared"), |b| b.iter(open));
     }
     group.finish();
 }

@@ -13,6 +13,11 @@ use studio_model::{
 
 /// Runs the command.
 pub fn run(path: &Path, as_json: bool) -> ExitCode {
+    crate::installs::shared(|| run_now(path, as_json))
+}
+
+/// [`run`], inside [`crate::installs::shared`]: the model's game opened once.
+fn run_now(path: &Path, as_json: bool) -> ExitCode {
     if let Some(result) = source_model(path) {
         return match result {
             Ok(loaded) => {

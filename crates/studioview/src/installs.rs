@@ -8,10 +8,9 @@
 //! (`|appid_N|`, a `mount` block) or the Games list is asked for: from the places Steam uses
 //! (studio-games' [`Locations`]) and the folders `--steam DIR` or the settings name.
 //!
-//! A game's places are opened once and shared (loading a model and then its materials opens a
-//! 50,000-file archive once, not twice): kept while the game's file and every archive keep their
-//! size and time and every folder searched (and the one above it) its time: a file or folder
-//! added or removed there is seen at the next search.
+//! Inside [`shared`] (opening one model: its files, then its materials) a game's places are
+//! opened once: a 50,000-file archive is read once, not twice. Nothing is kept past it, so no
+//! archive stays open behind the user's back and a file changed between two opens is seen.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -33,26 +32,31 @@ pub struct Context {
 
 static CONTEXT: RwLock<Option<Context>> = RwLock::new(None);
 static FOUND: Mutex<Option<Arc<Installs>>> = Mutex::new(None);
-static OPENED: Mutex<Option<std::collections::HashMap<SearchKey, (Search, Vec<Stamp>)>>> = Mutex::new(None);
-
-/// Most searches kept open.
-const MAX_OPENED: usize = 16;
+thread_local! {
+    /// The searches opened inside [`shared`] on this thread.
+    static SHARED: std::cell::RefCell<Option<Vec<(SearchKey, Search)>>> = const { std::cell::RefCell::new(None) };
+}
 
 /// What a search depends on: the model's game, the folder above its `models/`, whether it is
 /// archived, and the folders added.
 type SearchKey = (Option<PathBuf>, Option<PathBuf>, bool, Vec<PathBuf>);
 
-/// A file's path, size and time, as last seen.
-type Stamp = (PathBuf, Option<(u64, std::time::SystemTime)>);
-
-fn stamp(path: &Path) -> Stamp {
-    let seen = std::fs::metadata(path).ok().and_then(|m| Some((m.len(), m.modified().ok()?)));
-    (path.to_owned(), seen)
-}
-
-/// Forgets the places opened: the next search reads its game's file and archives again.
-pub fn forget() {
-    *OPENED.lock().unwrap_or_else(PoisonError::into_inner) = None;
+/// Runs `f` (opening one model) with each game's places opened once for all its searches.
+pub fn shared<T>(f: impl FnOnce() -> T) -> T {
+    let outer = SHARED.with(|s| s.borrow().is_some());
+    if outer {
+        return f();
+    }
+    SHARED.with(|s| *s.borrow_mut() = Some(Vec::new()));
+    // Cleared however `f` ends.
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            SHARED.with(|s| *s.borrow_mut() = None);
+        }
+    }
+    let _clear = Clear;
+    f()
 }
 
 /// Sets what the user chose; Steam is looked for again when next needed.
@@ -61,7 +65,6 @@ pub fn configure(context: Context) {
     if current.as_ref() != Some(&context) {
         *current = Some(context);
         *FOUND.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        forget();
     }
 }
 
@@ -121,44 +124,26 @@ fn add_game(search: &mut Search, folder: &Path, model_root: Option<&Path>) {
 
 /// The places searched for the files of the model at `path` (on disk, or `archive:inner`): its
 /// game's search path (or the folder rule), then `extra` and the user's `--game` folders.
-/// Opened once and shared while the game's file and archives are unchanged.
+/// Inside [`shared`], opened once for all its searches.
 pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
-    let game = studio_games::game_of(path);
     let key: SearchKey = (
-        game.clone(),
+        studio_games::game_of(path),
         crate::model_files::game_root(path),
         crate::model_files::is_archived(path),
         extra.to_vec(),
     );
-    let fresh = |stamps: &[Stamp]| stamps.iter().all(|(p, seen)| stamp(p).1 == *seen);
-    {
-        let opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((search, stamps)) = opened.as_ref().and_then(|o| o.get(&key))
-            && fresh(stamps)
-        {
-            return search.clone();
-        }
+    let found = SHARED.with(|s| {
+        s.borrow().as_ref().and_then(|opened| opened.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()))
+    });
+    if let Some(search) = found {
+        return search;
     }
     let search = open_search(path, extra);
-    let mut stamps: Vec<Stamp> = search.folders.archives.iter().map(|a| stamp(a.path())).collect();
-    // A folder's time changes when a file or folder in it comes or goes (a new archive, a new
-    // `custom/` folder).
-    for root in &search.folders.roots {
-        stamps.push(stamp(root));
-        stamps.extend(root.parent().map(stamp));
-    }
-    let games = game.iter().chain(extra).chain(search.game.iter());
-    for folder in games {
-        for file in ["gameinfo.txt", "liblist.gam"] {
-            stamps.push(stamp(&folder.join(file)));
+    SHARED.with(|s| {
+        if let Some(opened) = s.borrow_mut().as_mut() {
+            opened.push((key, search.clone()));
         }
-    }
-    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
-    let opened = opened.get_or_insert_with(Default::default);
-    if opened.len() >= MAX_OPENED {
-        opened.clear();
-    }
-    opened.insert(key, (search.clone(), stamps));
+    });
     search
 }
 

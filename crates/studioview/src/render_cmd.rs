@@ -118,6 +118,11 @@ pub fn options_from_show(show: &[String]) -> Result<RenderOptions, String> {
 
 /// Runs the command.
 pub fn run(args: &RenderArgs) -> ExitCode {
+    crate::installs::shared(|| run_now(args))
+}
+
+/// [`run`], inside [`crate::installs::shared`]: the model's game opened once.
+fn run_now(args: &RenderArgs) -> ExitCode {
     match render(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

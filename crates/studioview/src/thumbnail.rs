@@ -95,6 +95,11 @@ impl Drawer {
 
     /// The thumbnail of the model at `path`, its materials looked for in its game and `extra`.
     pub fn draw(&mut self, path: &Path, extra: &[PathBuf]) -> Result<RgbaImage, String> {
+        crate::installs::shared(|| self.draw_now(path, extra))
+    }
+
+    /// [`Self::draw`], inside [`crate::installs::shared`]: the model's game opened once.
+    fn draw_now(&mut self, path: &Path, extra: &[PathBuf]) -> Result<RgbaImage, String> {
         let mut options = RenderOptions::default();
         options.overlay.grid = false;
         let aspect = SIZE.0 as f32 / SIZE.1 as f32;

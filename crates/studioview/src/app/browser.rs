@@ -178,7 +178,6 @@ impl Browser {
 
     /// Indexes the game folders again (a refresh).
     pub fn refresh(&mut self, wake: impl Fn() + Send + 'static) {
-        crate::installs::forget();
         self.index = None;
         self.indexing = None;
         match self.indexed_game.take() {

@@ -429,6 +429,12 @@ impl AppState {
 
     /// Loads a model from disk; on failure the current model stays and the error is shown.
     fn open(&mut self, path: PathBuf) {
+        // The model's game opened once for its files and its materials.
+        crate::installs::shared(|| self.open_now(path));
+    }
+
+    /// [`Self::open`], inside [`crate::installs::shared`].
+    fn open_now(&mut self, path: PathBuf) {
         match crate::model_files::source_load(&path) {
             Some(Ok(loaded)) => return self.open_source(path, loaded),
             Some(Err(error)) => return self.say(Level::Error, error.to_string()),
@@ -646,14 +652,10 @@ impl AppState {
                 // Another model for the viewport, whatever the new state counted.
                 self.load_id = load_id + 1;
             }
-            Command::Reload => {
-                // A reload reads the game's file and archives again too.
-                crate::installs::forget();
-                match self.path().map(std::path::Path::to_path_buf) {
-                    Some(path) => self.open(path),
-                    None => self.apply(Command::OpenDemo),
-                }
-            }
+            Command::Reload => match self.path().map(std::path::Path::to_path_buf) {
+                Some(path) => self.open(path),
+                None => self.apply(Command::OpenDemo),
+            },
             Command::SelectSequence(sequence) => {
                 if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
                     self.sequence = sequence;

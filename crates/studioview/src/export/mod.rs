@@ -206,6 +206,11 @@ pub fn export_model(
 
 /// `studioview export`.
 pub fn run(model: Option<&Path>, out: &Path, options: &ExportOptions) -> ExitCode {
+    crate::installs::shared(|| run_now(model, out, options))
+}
+
+/// [`run`], inside [`crate::installs::shared`]: the model's game opened once.
+fn run_now(model: Option<&Path>, out: &Path, options: &ExportOptions) -> ExitCode {
     let known = out
         .extension()
         .and_then(|e| e.to_str())
