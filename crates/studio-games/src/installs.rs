@@ -11,7 +11,7 @@ use crate::gameinfo::{self, GameInfo};
 use crate::liblist::{self, Liblist};
 use crate::preferences::Preferences;
 use crate::search_path::{self, SearchList};
-use crate::steam::{Locations, Steam};
+use crate::steam::{Locations, Steam, read_bounded};
 
 /// Most folders a model's path is walked up looking for its game.
 const MAX_CLIMB: usize = 24;
@@ -69,14 +69,14 @@ pub struct Installs {
 pub fn read_game(folder: &Path) -> Option<Result<(Engine, GameDescription), String>> {
     if let Some(file) = resolve(folder, "gameinfo.txt").filter(|p| p.is_file()) {
         return Some(
-            read_limited(&file)
+            read_bounded(&file, MAX_GAMEINFO)
                 .and_then(|b| gameinfo::parse(&b, &file))
                 .map(|info| (Engine::Source, GameDescription::Source(info))),
         );
     }
     let file = resolve(folder, "liblist.gam").filter(|p| p.is_file())?;
     Some(
-        read_limited(&file)
+        read_bounded(&file, MAX_GAMEINFO)
             .and_then(|b| liblist::parse(&b, &file))
             .map(|l| (Engine::GoldSrc, GameDescription::GoldSrc(l))),
     )
@@ -99,14 +99,6 @@ impl GameDescription {
             GameDescription::GoldSrc(liblist) => &liblist.name,
         }
     }
-}
-
-fn read_limited(file: &Path) -> Result<Vec<u8>, String> {
-    let size = std::fs::metadata(file).map_err(|e| format!("{}: {e}", file.display()))?.len();
-    if size > MAX_GAMEINFO {
-        return Err(format!("{}: {size} bytes is more than {MAX_GAMEINFO}", file.display()));
-    }
-    std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))
 }
 
 /// The spellings of a game's file looked for when walking up from a model: Valve ships them in

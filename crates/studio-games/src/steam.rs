@@ -120,11 +120,11 @@ pub struct Steam {
     pub problems: Vec<String>,
 }
 
-/// The text of a small file, or a problem naming it.
-fn read_small(path: &Path) -> Result<Vec<u8>, String> {
+/// The bytes of a file of at most `max` bytes, or a problem naming it.
+pub(crate) fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     let size = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.len();
-    if size > MAX_FILE {
-        return Err(format!("{}: {size} bytes is more than {MAX_FILE}", path.display()));
+    if size > max {
+        return Err(format!("{}: {size} bytes is more than {max}", path.display()));
     }
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -187,7 +187,7 @@ impl Steam {
         let mut steam = Steam { folder: folder.to_owned(), ..Steam::default() };
         let mut paths = vec![folder.to_owned()];
         let vdf = folder.join("steamapps/libraryfolders.vdf");
-        match read_small(&vdf).and_then(|bytes| parse_library_folders(&bytes, &vdf)) {
+        match read_bounded(&vdf, MAX_FILE).and_then(|bytes| parse_library_folders(&bytes, &vdf)) {
             Ok(listed) => paths.extend(listed),
             Err(e) => steam.problems.push(e),
         }
@@ -243,7 +243,7 @@ fn apps_in(library: &Path, problems: &mut Vec<String>) -> Vec<App> {
     manifests.sort();
     let mut apps = Vec::new();
     for manifest in manifests {
-        match read_small(&manifest).and_then(|bytes| parse_manifest(&bytes, &manifest)) {
+        match read_bounded(&manifest, MAX_FILE).and_then(|bytes| parse_manifest(&bytes, &manifest)) {
             Ok((id, name, install)) => {
                 let folder = steamapps.join("common").join(&install);
                 if !folder.is_dir() {

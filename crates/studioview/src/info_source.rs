@@ -78,7 +78,7 @@ fn sequence_json(m: &SourceModel, q: &Sequence) -> Value {
 /// `vtf` (where they were found: `FILE` or `ARCHIVE_dir.vpk:inner/path`; null when not),
 /// `search_path` (the entry that supplied the `.vmt`) and `tried` (every place looked).
 fn materials_json(search: &crate::installs::Search, m: &SourceModel) -> Vec<Value> {
-    let folders = if m.material_paths.is_empty() { vec![String::new()] } else { m.material_paths.clone() };
+    let folders = crate::materials::material_folders(m);
     m.textures
         .iter()
         .map(|t| {

@@ -138,7 +138,7 @@ pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
     if let Some(search) = found {
         return search;
     }
-    let search = open_search(path, extra);
+    let search = open_search(&key);
     SHARED.with(|s| {
         if let Some(opened) = s.borrow_mut().as_mut() {
             opened.push((key, search.clone()));
@@ -147,18 +147,18 @@ pub fn search(path: &Path, extra: &[PathBuf]) -> Search {
     search
 }
 
-/// [`search`], opened now.
-fn open_search(path: &Path, extra: &[PathBuf]) -> Search {
+/// [`search`], opened now, for what `key` says of the model.
+fn open_search(key: &SearchKey) -> Search {
+    let (game, root, archived, extra) = key;
     let mut search = Search::default();
-    let root = crate::model_files::game_root(path);
-    match studio_games::game_of(path) {
+    match game {
         Some(game) => {
-            add_game(&mut search, &game, root.as_deref());
+            add_game(&mut search, game, root.as_deref());
             // The model's own folder, when its game's search path leaves it out (a model in a
             // folder no entry mounts).
-            if let Some(root) = &root
+            if let Some(root) = root
                 && !search.folders.roots.iter().any(|r| same_folder(r, root))
-                && !crate::model_files::is_archived(path)
+                && !*archived
             {
                 search.folders =
                     std::mem::take(&mut search.folders).then(GameFolders::open(std::slice::from_ref(root)));

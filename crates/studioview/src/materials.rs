@@ -27,12 +27,10 @@ pub struct Resolved {
     pub game: Option<PathBuf>,
 }
 
-/// The game folders of a model at `path`: its own (above its `models/` folder, or the one that
-/// holds its archive), then `extra`.
-pub fn game_folders(path: &Path, extra: &[PathBuf]) -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = crate::model_files::game_root(path).into_iter().collect();
-    folders.extend(extra.iter().cloned());
-    folders
+/// The folders below `materials/` a model's materials are looked up in: its `cdmaterials`, or
+/// the top when it names none.
+pub fn material_folders(model: &SourceModel) -> Vec<String> {
+    if model.material_paths.is_empty() { vec![String::new()] } else { model.material_paths.clone() }
 }
 
 /// The materials of `model` (read from `path`), looked up in its game folder and `extra`.
@@ -48,8 +46,7 @@ pub fn resolve(model: &SourceModel, path: &Path, extra: &[PathBuf]) -> Resolved 
     resolved.messages.extend(search.problems);
     resolved.messages.extend(search.list.notes.iter().map(|n| format!("search path: {n}")));
     resolved.messages.extend(games.broken_archives.iter().map(|e| format!("archive not read: {e}")));
-    let material_folders =
-        if model.material_paths.is_empty() { vec![String::new()] } else { model.material_paths.clone() };
+    let material_folders = material_folders(model);
     for texture in &model.textures {
         let found = studio_material::find_material(&games, &material_folders, &texture.name);
         if let Some(problem) = &found.problem {
