@@ -12,7 +12,7 @@ mod common;
 use glam::Vec3;
 use studio_render::source::{SourceFrame, missing_material, render_model};
 use studio_render::source_face::SourceFace;
-use studio_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer};
+use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
 use studio_source::SourceModel;
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
 
@@ -62,7 +62,7 @@ fn bench(c: &mut Criterion) {
     let render = render_model(&model, model.textures.iter().map(|t| missing_material(&t.name)).collect());
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
     let gpu = renderer.upload(&render);
-    let camera = OrbitCamera::framing(model.header.hull.0, model.header.hull.1, 30.0, 15.0);
+    let camera = Camera::framing(model.header.hull.0, model.header.hull.1, 30.0, 15.0);
     let (clip, view) = (camera.clip_from_model(16.0 / 9.0), camera.view_from_model());
     for moving in [false, true] {
         let name = if moving { "frame, face moving" } else { "frame, face still" };

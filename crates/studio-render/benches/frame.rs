@@ -14,7 +14,7 @@ mod common;
 use glam::{Affine3A, Vec3};
 use studio_model::Model;
 use studio_pose::{Pose, PoseEvaluator, PoseRequest};
-use studio_render::{GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer};
+use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
 
 /// The soldier with bones added up to `count`, each hanging off the one before, and a pose for it.
 fn with_bones(model: &Model, pose: &Pose, count: usize) -> (Model, Pose) {
@@ -61,7 +61,7 @@ fn frame(c: &mut Criterion) {
         let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
         let gpu = renderer.upload(&studio_render::goldsrc::render_model(model));
         let frame = studio_render::goldsrc::frame_pose(model, pose, Some(3));
-        let camera = OrbitCamera::framing(model.header.bbmin, model.header.bbmax, 30.0, 15.0);
+        let camera = Camera::framing(model.header.bbmin, model.header.bbmax, 30.0, 15.0);
         let (clip, view) = (camera.clip_from_model(16.0 / 9.0), camera.view_from_model());
         // A frame's CPU side as the app makes it (`common::timed_frame`).
         group.bench_function(format!("{name}/prepare+record"), |b| {

@@ -31,7 +31,10 @@ pub mod source;
 pub mod source_face;
 mod texture;
 
-pub use camera::OrbitCamera;
+pub use camera::{
+    AxisView, Camera, CameraMode, GOLDSRC_VIEW_MODEL_FOV, SOURCE_VIEW_MODEL_FOV, game_fov_to_vertical,
+    vertical_fov_to_game,
+};
 pub use context::{GpuContext, RenderError, device_descriptor, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use grid::{GRID_COLOR, GpuGrid};
@@ -49,7 +52,7 @@ pub struct Scene<'a> {
     /// The pose.
     pub pose: FramePose<'a>,
     /// The camera.
-    pub camera: &'a OrbitCamera,
+    pub camera: &'a Camera,
     /// What to draw.
     pub options: &'a RenderOptions,
 }

@@ -6,8 +6,8 @@ use glam::Vec3;
 use studio_render::gpu_types::MeshVertex;
 use studio_render::scene::PhongParams;
 use studio_render::{
-    FramePose, GpuContext, Image, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderBodyPart,
-    RenderMaterial, RenderMesh, RenderModel, RenderOptions, RenderSubmodel, Renderer, Scene,
+    Camera, FramePose, GpuContext, Image, OFFSCREEN_FORMAT, OffscreenTarget, RenderBodyPart, RenderMaterial,
+    RenderMesh, RenderModel, RenderOptions, RenderSubmodel, Renderer, Scene,
 };
 
 mod common;
@@ -34,8 +34,8 @@ fn square(eye: Vec3) -> Vec<MeshVertex> {
     vec![corner(0.0, 0.0), corner(1.0, 0.0), corner(1.0, 1.0), corner(0.0, 1.0)]
 }
 
-fn camera() -> OrbitCamera {
-    OrbitCamera::framing(Vec3::splat(-10.0), Vec3::splat(10.0), 20.0, 10.0)
+fn camera() -> Camera {
+    Camera::framing(Vec3::splat(-10.0), Vec3::splat(10.0), 20.0, 10.0)
 }
 
 /// The square drawn with `material`, game shading on or off: its pixels.

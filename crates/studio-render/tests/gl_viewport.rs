@@ -74,7 +74,7 @@ fn the_mesh_draws_skinned_on_opengl() {
     let points: Vec<glam::Vec3> = pose.bones.iter().map(|b| b.translation.into()).collect();
     let min = points.iter().fold(glam::Vec3::INFINITY, |a, &p| a.min(p));
     let max = points.iter().fold(glam::Vec3::NEG_INFINITY, |a, &p| a.max(p));
-    let camera = studio_render::OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = studio_render::Camera::framing(min, max, 30.0, 15.0);
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(0));
     let options = studio_render::RenderOptions::default();
     let scene = studio_render::Scene { pose: frame, camera: &camera, options: &options };

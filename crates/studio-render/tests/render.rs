@@ -9,7 +9,7 @@ use studio_model::Model;
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
 use studio_render::overlay::{BONE_COLOR, hit_group_color};
 use studio_render::{
-    GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage,
+    Camera, GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, RgbaImage,
     Scene,
 };
 
@@ -68,13 +68,7 @@ fn setup(model: &Model) -> Option<Setup> {
     Some(Setup { context, renderer, gpu, target })
 }
 
-fn render(
-    s: &mut Setup,
-    model: &Model,
-    pose: &Pose,
-    camera: &OrbitCamera,
-    options: &RenderOptions,
-) -> RgbaImage {
+fn render(s: &mut Setup, model: &Model, pose: &Pose, camera: &Camera, options: &RenderOptions) -> RgbaImage {
     let pose = studio_render::goldsrc::frame_pose(model, pose, Some(0));
     let scene = Scene { pose, camera, options };
     studio_render::render_image(&s.context, &mut s.renderer, &s.gpu, &s.target, &scene).unwrap()
@@ -100,7 +94,7 @@ fn each_hit_box_centre_has_its_groups_colour() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = Camera::framing(min, max, 30.0, 15.0);
     let groups: Vec<i32> = model.hitboxes.iter().map(|h| h.group).collect();
     assert_eq!(groups, [1, 2, 3, 4, 5, 6, 7], "blends.mdl has hit boxes in groups 1 to 7");
     for (i, hitbox) in model.hitboxes.iter().enumerate() {
@@ -145,7 +139,7 @@ fn skeleton_lines_pass_through_the_projected_joints() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 2, 3.5, [60, 200]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 40.0, 10.0);
+    let camera = Camera::framing(min, max, 40.0, 10.0);
     let mut options = nothing();
     options.overlay.skeleton = true;
     let image = render(&mut s, &model, &pose, &camera, &options);
@@ -182,7 +176,7 @@ fn the_mesh_covers_its_projected_triangles_and_nothing_else() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 25.0, 20.0);
+    let camera = Camera::framing(min, max, 25.0, 20.0);
     // The fixture's writer wound a third of its triangles the other way round from the rest, so
     // both sides are drawn here; with the game's culling those faces would be missing.
     let options =
@@ -266,7 +260,7 @@ fn masked_texels_are_transparent() {
     // pixels than with skin family 0.
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 25.0, 20.0);
+    let camera = Camera::framing(min, max, 25.0, 20.0);
     let mut options =
         RenderOptions { overlay: nothing().overlay, lighting: false, ..RenderOptions::default() };
     let drawn = |image: &RgbaImage| {
@@ -285,7 +279,7 @@ fn changing_the_frame_changes_the_image() {
     let first = pose(&model, 1, 0.0, [0, 0]);
     let later = pose(&model, 1, 5.0, [0, 0]);
     let (min, max) = bounds(&model, &first);
-    let camera = OrbitCamera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
     let mut options = RenderOptions::default();
     options.overlay.skeleton = true;
     let a = render(&mut s, &model, &first, &camera, &options);
@@ -302,7 +296,7 @@ fn every_display_option_renders_the_soldier() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 5, 2.0, [128, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = Camera::framing(min, max, 30.0, 15.0);
     let variants = [
         RenderOptions::default(),
         RenderOptions { flat: true, wireframe: true, skin: 1, ..RenderOptions::default() },
@@ -335,7 +329,7 @@ fn the_ground_grid_is_opaque_in_its_colour_and_behind_the_mesh() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = Camera::framing(min, max, 30.0, 15.0);
     let grid = RenderOptions { mesh: false, ..RenderOptions::default() };
     let mesh = RenderOptions { mesh: true, ..nothing() };
     let both = RenderOptions::default();
@@ -390,7 +384,7 @@ fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
     let Some(mut s) = setup(&model) else { return };
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
-    let camera = OrbitCamera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
     let mut options = RenderOptions::default();
     options.overlay.hitboxes = true;
     let samples = s.renderer.sample_count;

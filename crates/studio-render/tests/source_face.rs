@@ -6,7 +6,7 @@
 use glam::{Affine3A, Vec3};
 use studio_render::source::{SourceFrame, missing_material, render_model};
 use studio_render::source_face::{SourceFace, eye_state, eyelids, moving_meshes};
-use studio_render::{OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, Scene};
+use studio_render::{Camera, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, Scene};
 use studio_source::{Eyeball, SourceModel};
 use studio_source_pose::{SourceEvaluator, SourceRequest, apply_flexes, params, run_flex_rules};
 use studio_testing::source_face;
@@ -211,7 +211,7 @@ fn a_controller_changes_the_drawn_face_and_back() {
     let gpu = renderer.upload(&render);
     let target = OffscreenTarget::new(&context, 256, 256, samples);
     let (min, max) = model.header.hull;
-    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = Camera::framing(min, max, 30.0, 15.0);
     let mut options = RenderOptions::default();
     options.overlay.grid = false;
     let mut draw = |frame: &SourceFrame| {

@@ -7,8 +7,8 @@ use glam::{Affine3A, Vec2, Vec3};
 use studio_render::gpu_types::MeshVertex;
 use studio_render::source::{SourceFrame, missing_material, render_model};
 use studio_render::{
-    Blend, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderMaterial, RenderMesh,
-    RenderModel, RenderOptions, RenderSubmodel, Renderer, RgbaImage, Scene, hit_group_color,
+    Blend, Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderMaterial, RenderMesh, RenderModel,
+    RenderOptions, RenderSubmodel, Renderer, RgbaImage, Scene, hit_group_color,
 };
 use studio_source::SourceModel;
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
@@ -47,7 +47,7 @@ fn draw(
     context: &GpuContext,
     model: &RenderModel,
     frame: &SourceFrame,
-    camera: &OrbitCamera,
+    camera: &Camera,
     options: &RenderOptions,
 ) -> RgbaImage {
     let samples = context.sample_count(OFFSCREEN_FORMAT);
@@ -58,11 +58,11 @@ fn draw(
     studio_render::render_image(context, &mut renderer, &gpu, &target, &scene).unwrap()
 }
 
-fn camera_for(frame: &SourceFrame) -> OrbitCamera {
+fn camera_for(frame: &SourceFrame) -> Camera {
     let points = frame.bones.iter().map(|b| Vec3::from(b.translation));
     let points = points.chain(frame.hitboxes.iter().flatten().map(|&c| Vec3::from(c)));
     let (min, max) = points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)));
-    OrbitCamera::framing(min, max, 30.0, 15.0)
+    Camera::framing(min, max, 30.0, 15.0)
 }
 
 fn close(a: [u8; 4], b: [u8; 3], tolerance: i32) -> bool {
@@ -171,7 +171,7 @@ fn a_vertex_weighted_to_three_bones_lands_where_cpu_skinning_puts_it() {
     let cpu = skin(&vertex, &frame.skinning);
     // Close up: the two places a view's width apart.
     let middle = (cpu + rigid(&vertex, &frame.skinning)) * 0.5;
-    let camera = OrbitCamera::framing(middle - Vec3::splat(apart), middle + Vec3::splat(apart), 30.0, 15.0);
+    let camera = Camera::framing(middle - Vec3::splat(apart), middle + Vec3::splat(apart), 30.0, 15.0);
     let at = camera.project(cpu, SIZE.0, SIZE.1).unwrap();
     let rigid_at = camera.project(rigid(&vertex, &frame.skinning), SIZE.0, SIZE.1).unwrap();
     assert!((at - rigid_at).length() > 6.0, "the weights must matter here: {at} vs {rigid_at}");

@@ -29,3 +29,4 @@ pub mod source_pose_cmd;
 pub mod stdout;
 pub mod thumbnail;
 pub mod user_message;
+pub mod view_model;

@@ -105,12 +105,8 @@ enum Command {
         /// plain: plain diffuse shading instead of the game's (Source materials).
         #[arg(long, value_delimiter = ',', default_value = "mesh,grid")]
         show: Vec<String>,
-        /// Camera angle round the model, degrees (0 looks at its front).
-        #[arg(long, default_value_t = 30.0, allow_hyphen_values = true)]
-        yaw: f32,
-        /// Camera angle above the ground, degrees.
-        #[arg(long, default_value_t = 15.0, allow_hyphen_values = true)]
-        pitch: f32,
+        #[command(flatten)]
+        camera: render_cmd::CameraArgs,
         /// A Source flex controller's value in its own range, NAME=VALUE (repeatable); the
         /// others stay at rest. The eyes look at the camera.
         #[arg(long, allow_hyphen_values = true)]
@@ -212,7 +208,7 @@ fn main() -> ExitCode {
         }
         Command::List { games, json, filter, .. } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, shown, size, show, yaw, pitch, flex } => {
+        Command::Render { model, out, seq, pose, shown, size, show, camera, flex } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -224,8 +220,7 @@ fn main() -> ExitCode {
                 shown,
                 size,
                 show,
-                yaw,
-                pitch,
+                camera,
                 flex,
             })
         }

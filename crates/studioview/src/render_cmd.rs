@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use studio_pose::{Pose, PoseEvaluator};
 use studio_render::{
-    GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene,
+    Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, RgbaImage, Scene,
 };
 
 /// What `render` was asked for.
@@ -26,10 +26,8 @@ pub struct RenderArgs {
     pub size: (u32, u32),
     /// What to show: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid.
     pub show: Vec<String>,
-    /// Camera yaw, degrees.
-    pub yaw: f32,
-    /// Camera pitch, degrees.
-    pub pitch: f32,
+    /// Where the camera is and how it projects.
+    pub camera: CameraArgs,
     /// Source flex controllers, `NAME=VALUE`.
     pub flex: Vec<String>,
 }
@@ -62,9 +60,84 @@ pub fn parse_flex(flexes: &studio_source::Flexes, item: &str) -> Result<(usize, 
     Ok((index, value))
 }
 
-/// The camera `args` ask for, framing `bounds`.
-fn camera_for(args: &RenderArgs, bounds: (glam::Vec3, glam::Vec3)) -> OrbitCamera {
-    let mut camera = OrbitCamera { yaw_deg: args.yaw, pitch_deg: args.pitch, ..OrbitCamera::default() };
+/// Which camera `render` draws from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CameraChoice {
+    /// First person for a view model (`v_…`), otherwise orbit: as the viewer opens it.
+    #[default]
+    Auto,
+    /// Round the model, framing it.
+    Orbit,
+    /// At the view model's eye (the origin), looking down +X.
+    FirstPerson,
+}
+
+/// The camera options of `render`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct CameraArgs {
+    /// The camera: orbit round the model, or first-person at a view model's eye; auto picks
+    /// first person for `v_` models.
+    #[arg(long = "camera", value_enum, default_value = "auto")]
+    pub mode: CameraChoice,
+    /// Field of view in degrees, as the games count it (across a 4:3 picture). First person
+    /// defaults to the game's: 90 for Half-Life, viewmodel_fov 54 for Source.
+    #[arg(long, value_parser = parse_fov)]
+    pub fov: Option<f32>,
+    /// Orthographic projection.
+    #[arg(long)]
+    pub ortho: bool,
+    /// Look along an axis: front, back, left, right, top or bottom (orbit).
+    #[arg(long, value_parser = parse_view, conflicts_with_all = ["yaw", "pitch"])]
+    pub view: Option<studio_render::AxisView>,
+    /// Camera angle round the model, degrees (0 looks at its front); in first person, the
+    /// direction looked in (0 along +X). Orbit's default is 30.
+    #[arg(long, allow_hyphen_values = true)]
+    pub yaw: Option<f32>,
+    /// Camera angle above the ground, degrees; in first person, the angle looked above the
+    /// horizon. Orbit's default is 15.
+    #[arg(long, allow_hyphen_values = true)]
+    pub pitch: Option<f32>,
+}
+
+/// Parses a field of view, 1 to 170 degrees.
+pub fn parse_fov(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(fov) if (1.0..=170.0).contains(&fov) => Ok(fov),
+        _ => Err(format!("{text:?}: a field of view is 1 to 170 degrees")),
+    }
+}
+
+/// Parses an axis view's name.
+pub fn parse_view(text: &str) -> Result<studio_render::AxisView, String> {
+    studio_render::AxisView::from_name(text)
+        .ok_or_else(|| format!("{text:?} is not a view (front, back, left, right, top, bottom)"))
+}
+
+/// The camera `args` ask for, framing `bounds` (orbit); `source` for a Source model.
+fn camera_for(args: &RenderArgs, bounds: (glam::Vec3, glam::Vec3), source: bool) -> Camera {
+    let choice = &args.camera;
+    let first_person = match choice.mode {
+        CameraChoice::Auto => crate::view_model::is_view_model(args.model.as_deref()),
+        CameraChoice::Orbit => false,
+        CameraChoice::FirstPerson => true,
+    };
+    let mut camera = if first_person {
+        let mut camera = Camera::first_person(crate::view_model::view_model_fov(source));
+        camera.yaw_deg = choice.yaw.unwrap_or(0.0);
+        camera.pitch_deg = choice.pitch.unwrap_or(0.0).clamp(-89.0, 89.0);
+        camera
+    } else {
+        let defaults = Camera::default();
+        let (yaw, pitch) = match choice.view {
+            Some(view) => view.angles(),
+            None => (choice.yaw.unwrap_or(defaults.yaw_deg), choice.pitch.unwrap_or(defaults.pitch_deg)),
+        };
+        Camera { yaw_deg: yaw, pitch_deg: pitch.clamp(-90.0, 90.0), ..defaults }
+    };
+    if let Some(fov) = choice.fov {
+        camera.set_game_fov(fov);
+    }
+    camera.orthographic = choice.ortho;
     camera.frame(bounds.0, bounds.1, args.size.0 as f32 / args.size.1 as f32);
     camera
 }
@@ -183,7 +256,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     if !args.flex.is_empty() {
         return Err("--flex is for Source models: Half-Life models have no flex controllers".to_owned());
     }
-    let camera = camera_for(args, crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body));
+    let camera = camera_for(args, crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body), false);
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
     draw(args, &studio_render::goldsrc::render_model(&model), frame, &camera)
 }
@@ -227,7 +300,7 @@ fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Re
     doc.cycle = args.pose.cycle.unwrap_or(0.0);
     doc.clock = args.pose.time.unwrap_or(0.0);
     doc.evaluate();
-    let camera = camera_for(args, doc.bounds(args.shown.body));
+    let camera = camera_for(args, doc.bounds(args.shown.body), true);
     doc.update_face(args.shown.body, camera.eye());
     let materials = crate::materials::resolve(&doc.model, &doc.path, &args.shown.game);
     for line in &materials.messages {
@@ -242,9 +315,11 @@ fn draw(
     args: &RenderArgs,
     model: &studio_render::RenderModel,
     pose: studio_render::FramePose<'_>,
-    camera: &OrbitCamera,
+    camera: &Camera,
 ) -> Result<(), String> {
     let mut options = options_from_show(&args.show)?;
+    // In first person the ground would run through the eye: a line across the picture.
+    options.overlay.grid &= camera.mode != studio_render::CameraMode::FirstPerson;
     options.body = args.shown.body;
     options.skin = args.shown.skin;
     options.lod = args.shown.lod;

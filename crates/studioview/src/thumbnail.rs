@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use studio_pose::{Pose, PoseEvaluator, PoseRequest};
 use studio_render::{
-    GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, RgbaImage, Scene,
+    Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, RgbaImage, Scene,
 };
 
 use crate::model_files::{goldsrc_load_in, source_load_in};
@@ -103,7 +103,7 @@ impl Drawer {
         let mut options = RenderOptions::default();
         options.overlay.grid = false;
         let aspect = SIZE.0 as f32 / SIZE.1 as f32;
-        let mut camera = OrbitCamera::default();
+        let mut camera = Camera::default();
         if let Some(loaded) = source_load_in(path, extra) {
             let loaded = loaded.map_err(|e| e.to_string())?;
             let mut doc =

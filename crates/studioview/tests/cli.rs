@@ -784,3 +784,110 @@ fn render_goldsrc_with_flex(shared: &Path, dir: &Path) -> (Output, PathBuf) {
     let args = ["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--flex", "jaw_drop=1"];
     (studioview(&args), out)
 }
+
+/// The share of a quadrant's pixels (0 top left, 1 top right, 2 bottom left, 3 bottom right)
+/// that differ from the background.
+fn model_share(pixels: &[u8], width: u32, height: u32, quadrant: u32) -> f64 {
+    let background = [48u8, 52, 60];
+    let (x0, y0) = ((quadrant % 2) * width / 2, (quadrant / 2) * height / 2);
+    let mut model = 0usize;
+    for y in y0..y0 + height / 2 {
+        for x in x0..x0 + width / 2 {
+            let p = &pixels[((y * width + x) * 4) as usize..][..3];
+            model += usize::from(p.iter().zip(background).any(|(&a, b)| a.abs_diff(b) > 24));
+        }
+    }
+    model as f64 / f64::from(width / 2 * (height / 2))
+}
+
+/// The first row with a pixel that differs from the background.
+fn top_row(pixels: &[u8], width: u32, height: u32) -> u32 {
+    let background = [48u8, 52, 60];
+    (0..height)
+        .find(|y| {
+            (0..width).any(|x| {
+                let p = &pixels[((y * width + x) * 4) as usize..][..3];
+                p.iter().zip(background).any(|(&a, b)| a.abs_diff(b) > 24)
+            })
+        })
+        .unwrap_or(height)
+}
+
+#[test]
+fn a_view_model_renders_from_the_players_eye_as_the_game_draws_it() {
+    let Some(shared) = studio_testing::shared() else { return };
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("first-person");
+    let model = shared.join("models/ns/v_mg.mdl");
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args =
+            vec!["render", model.to_str().unwrap(), "--out", out.to_str().unwrap(), "--size", "320x240"];
+        args.extend_from_slice(extra);
+        let result = studioview(&args);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        read_png(&out)
+    };
+    // A v_ model is drawn from its origin looking down +X at Half-Life's 90°: the gun and the
+    // hands in the lower right, nothing above the eye's level, no ground through the eye.
+    // Measured: top left 0%, top right 0%, bottom left 4.5%, bottom right 45%.
+    let (w, h, auto) = render("auto.png", &[]);
+    assert_eq!(render("first-person.png", &["--camera", "first-person", "--fov", "90"]).2, auto);
+    let share = |q| model_share(&auto, w, h, q);
+    assert!(share(3) > 0.25, "the gun fills the lower right: {:.3}", share(3));
+    assert!(share(0) < 0.001 && share(1) < 0.001, "nothing above the eye: {:.3} {:.3}", share(0), share(1));
+    // A narrower field of view magnifies round the centre by the ratio of the tangents:
+    // 60° against 90° is tan 45° / tan 30° = 1.73. Measured: the gun's top 19 and 33 rows
+    // below the centre.
+    let (_, _, narrow) = render("narrow.png", &["--fov", "60"]);
+    let below = |pixels: &[u8]| f64::from(top_row(pixels, w, h)) - f64::from(h / 2);
+    let ratio = below(&narrow) / below(&auto);
+    assert!((1.55..1.95).contains(&ratio), "magnified {ratio:.2} times, not 1.73");
+    // Orbit frames the whole model round the middle, above the centre too. Measured: 8.8%,
+    // 0.3%, 5.4% and 1.4% from the default angles.
+    let (_, _, orbit) = render("orbit.png", &["--camera", "orbit", "--show", "mesh"]);
+    let above = model_share(&orbit, w, h, 0) + model_share(&orbit, w, h, 1);
+    assert!(above > 0.03, "orbit shows the model above the centre: {above:.3}");
+    // The options are checked.
+    for bad in [
+        &["--fov", "0"][..],
+        &["--view", "sideways"],
+        &["--camera", "free"],
+        &["--view", "top", "--yaw", "3"],
+    ] {
+        let mut args = vec!["render", model.to_str().unwrap(), "--out", "x.png"];
+        args.extend_from_slice(bad);
+        assert!(!studioview(&args).status.success(), "{bad:?} is refused");
+    }
+}
+
+#[test]
+fn axis_views_and_orthographic_look_along_the_axes() {
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("axis-views");
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["render", "--out", out.to_str().unwrap(), "--size", "200x200", "--show", "mesh"];
+        args.extend_from_slice(extra);
+        let result = studioview(&args);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        read_png(&out).2
+    };
+    // The demo critter from the front is its front (eyes level), the same as --yaw 0 --pitch 0.
+    let front = render("front.png", &["--view", "front"]);
+    assert_eq!(front, render("yaw0.png", &["--yaw", "0", "--pitch", "0"]));
+    // Each side gives another picture; orthographic changes the front's.
+    let views =
+        ["back", "left", "right", "top", "bottom"].map(|v| render(&format!("{v}.png"), &["--view", v]));
+    for (i, a) in views.iter().enumerate() {
+        assert_ne!(*a, front);
+        for b in &views[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+    assert_ne!(render("ortho.png", &["--view", "front", "--ortho"]), front);
+}

@@ -7,9 +7,7 @@ use std::path::PathBuf;
 use studio_archive::write::{VpkFile, vpk};
 use studio_material::write::vtf;
 use studio_render::source::{SourceFrame, render_model};
-use studio_render::{
-    GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, OrbitCamera, RenderOptions, Renderer, Scene,
-};
+use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, Scene};
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
 
 fn scratch(name: &str) -> PathBuf {
@@ -94,7 +92,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
     let points: Vec<glam::Vec3> = frame.bones.iter().map(|b| b.translation.into()).collect();
     let min = points.iter().fold(glam::Vec3::INFINITY, |a, &p| a.min(p)) - glam::Vec3::splat(4.0);
     let max = points.iter().fold(glam::Vec3::NEG_INFINITY, |a, &p| a.max(p)) + glam::Vec3::splat(4.0);
-    let camera = OrbitCamera::framing(min, max, 30.0, 15.0);
+    let camera = Camera::framing(min, max, 30.0, 15.0);
     let draw = |materials| {
         let samples = context.sample_count(OFFSCREEN_FORMAT);
         let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);

@@ -28,8 +28,11 @@ pub enum Command {
     ToggleBrowser,
     /// Open the model browser on the open model's folder, the model highlighted.
     ShowInBrowser,
-    /// Load the current model's file again.
+    /// Load the current model's file again, keeping the camera, the sequence, the frame and
+    /// the sliders.
     Reload,
+    /// Reload the model by itself when its file or a companion changes on disk.
+    SetAutoReload(bool),
     /// Play this sequence from its start.
     SelectSequence(usize),
     /// Go to a fractional frame.
@@ -52,8 +55,31 @@ pub enum Command {
     SelectHitbox(Option<usize>),
     /// Look at the whole model.
     FrameModel,
-    /// Back to the default camera angles, framing the model.
+    /// Back to the model's default camera (first person for a view model), framing it.
     ResetView,
+    /// Orbit, first person or free look (View ▸ Camera).
+    SetCameraMode(studio_render::CameraMode),
+    /// The field of view, degrees, as the games count it: horizontal on a 4:3 screen.
+    SetFov(f32),
+    /// Orthographic projection on or off.
+    SetOrthographic(bool),
+    /// Look along an axis (keys 1–6): front, back, left, right, top, bottom.
+    SetAxisView(studio_render::AxisView),
+    /// Free look: move the eye along the view, its right and up, in units.
+    Fly {
+        /// Along the view.
+        forward: f32,
+        /// To the view's right.
+        right: f32,
+        /// Up (+Z).
+        up: f32,
+    },
+    /// Keep the camera for the open model, restored whenever it opens.
+    SaveView,
+    /// Go back to the view saved for the open model.
+    RestoreView,
+    /// Hide the side and bottom panels, or show them again.
+    TogglePanels,
     /// Export the model as glTF 2.0 (`.glb`, or `.gltf` with a `.bin`), with the body, skin and
     /// LOD shown and every sequence.
     Export(PathBuf),

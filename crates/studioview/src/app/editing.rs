@@ -229,6 +229,8 @@ impl AppState {
                 }
                 self.settings.remember(path.to_path_buf());
                 self.say(Level::Info, format!("saved {} ({files} file(s))", path.display()));
+                // What was written is what the watch compares with: the save reloads nothing.
+                self.watch_files();
                 true
             }
             Err(save::SaveError::Source(studio_source::EditWriteError::NeedsRebuild(what))) => {

@@ -5,10 +5,13 @@ pub mod browser;
 pub mod command;
 pub mod decompile_job;
 pub mod editing;
+pub mod reload;
 pub mod settings;
 pub mod state;
 pub mod ui;
+pub mod view;
 pub mod warmup;
+pub mod watch;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -59,6 +62,8 @@ pub struct StudioApp {
     pub layout: Layout,
     /// The model browser's thumbnails.
     pub thumbnails: ui::browser::ThumbnailCache,
+    /// Whether the file watch wakes this window yet.
+    waker_set: bool,
 }
 
 impl StudioApp {
@@ -138,6 +143,7 @@ impl StudioApp {
             next_frame: None,
             layout: Layout::default(),
             thumbnails: Default::default(),
+            waker_set: false,
         }
     }
 
@@ -164,6 +170,8 @@ impl StudioApp {
     /// Runs commands from keys and dropped files.
     fn input(&mut self, ctx: &egui::Context, commands: &mut ui::Commands) {
         let typing = ctx.egui_wants_keyboard_input();
+        let flying = self.state.camera.mode == studio_render::CameraMode::FreeLook;
+        let mut fullscreen_to = None;
         ctx.input(|i| {
             for file in &i.raw.dropped_files {
                 let path = file.path();
@@ -177,14 +185,27 @@ impl StudioApp {
             if i.key_pressed(egui::Key::Space) {
                 commands.push(Command::TogglePlay);
             }
-            if i.key_pressed(egui::Key::ArrowLeft) {
+            // Free look flies with the arrows; otherwise they step frames.
+            if !flying && i.key_pressed(egui::Key::ArrowLeft) {
                 commands.push(Command::Step(-1));
             }
-            if i.key_pressed(egui::Key::ArrowRight) {
+            if !flying && i.key_pressed(egui::Key::ArrowRight) {
                 commands.push(Command::Step(1));
+            }
+            for (key, view) in view::AXIS_VIEW_KEYS.into_iter().zip(studio_render::AxisView::ALL) {
+                if i.key_pressed(key) && i.modifiers.is_none() {
+                    commands.push(Command::SetAxisView(view));
+                }
+            }
+            if i.key_pressed(egui::Key::F11) {
+                let fullscreen = i.viewport().fullscreen.unwrap_or(false);
+                fullscreen_to = Some(!fullscreen);
             }
             if i.key_pressed(egui::Key::F) {
                 commands.push(Command::FrameModel);
+            }
+            if i.key_pressed(egui::Key::F5) {
+                commands.push(Command::Reload);
             }
             if i.key_pressed(egui::Key::PageDown) {
                 commands.push(Command::NextModel(1));
@@ -193,8 +214,17 @@ impl StudioApp {
                 commands.push(Command::NextModel(-1));
             }
         });
+        if let Some(on) = fullscreen_to {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(on));
+        }
+        if flying && !typing {
+            self.fly(ctx, commands);
+        }
         if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::B)) {
             commands.push(Command::ToggleBrowser);
+        }
+        if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::H)) {
+            commands.push(Command::TogglePanels);
         }
         if ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::O)) {
             ui::menu::ask(ctx, &mut self.state, ui::menu::FileDialog::Open);
@@ -216,6 +246,35 @@ impl StudioApp {
                 commands.push(Command::Undo);
             }
         }
+    }
+
+    /// Free look: W, A, S, D or the arrows move along the view and across it, E and Q up and
+    /// down, Shift four times as fast; frames keep coming while a key is held.
+    fn fly(&mut self, ctx: &egui::Context, commands: &mut ui::Commands) {
+        use egui::Key;
+        let (axes, fast, dt) = ctx.input(|i| {
+            let held = |keys: &[Key]| keys.iter().any(|&k| i.key_down(k));
+            let axis = |plus: &[Key], minus: &[Key]| {
+                f32::from(u8::from(held(plus))) - f32::from(u8::from(held(minus)))
+            };
+            let axes = [
+                axis(&[Key::W, Key::ArrowUp], &[Key::S, Key::ArrowDown]),
+                axis(&[Key::D, Key::ArrowRight], &[Key::A, Key::ArrowLeft]),
+                axis(&[Key::E], &[Key::Q]),
+            ];
+            (axes, i.modifiers.shift, i.stable_dt.clamp(0.0, 0.1))
+        });
+        if axes == [0.0; 3] {
+            return;
+        }
+        let speed = self
+            .state
+            .settings
+            .free_look_speed
+            .clamp(*settings::FREE_LOOK_SPEEDS.start(), *settings::FREE_LOOK_SPEEDS.end());
+        let step = speed * dt * if fast { 4.0 } else { 1.0 };
+        commands.push(Command::Fly { forward: axes[0] * step, right: axes[1] * step, up: axes[2] * step });
+        ctx.request_repaint();
     }
 
     /// The question asked before unsaved edits would be lost, and the QC lines offered when
@@ -268,6 +327,13 @@ impl StudioApp {
     /// The whole window's contents; `render_state` is `None` where there is no GPU (tests).
     pub fn show(&mut self, ui: &mut egui::Ui, render_state: Option<&eframe::egui_wgpu::RenderState>) {
         let ctx = ui.ctx().clone();
+        if !self.waker_set {
+            // A changed file wakes the window, which reloads it in the next frame.
+            let waker = ctx.clone();
+            self.state.watch.set_waker(std::sync::Arc::new(move || waker.request_repaint()));
+            self.waker_set = true;
+        }
+        self.state.reload_if_changed();
         let mut commands = ui::Commands::new();
         ui::menu::show_due_dialog(&ctx, &mut self.state, &mut commands);
         self.input(&ctx, &mut commands);
@@ -289,75 +355,13 @@ impl StudioApp {
             })
             .response
             .rect;
-        // Side panels keep to their widths whatever their texts: long ones are elided.
-        let left =
-            egui::Panel::left("sequences").default_size(290.0).size_range(200.0..=480.0).resizable(true);
-        let left = left.frame(ui::panel_frame(&style, false));
-        self.layout.left = left
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
-                    if let Some(view) = self.state.source.as_deref() {
-                        ui::source_panels::sequences_ui(ui, view, &mut self.search, &mut commands);
-                        ui.separator();
-                        ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
-                        ui.separator();
-                        if let Some(view) = self.state.source.as_deref() {
-                            ui::source_panels::controls_ui(ui, view, &mut commands);
-                        }
-                        return;
-                    }
-                    ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, &mut commands);
-                    ui.separator();
-                    ui::sequences::playback_ui(ui, &mut self.state, &mut commands);
-                    ui.separator();
-                    ui::controls::blends_ui(ui, &mut self.state, &mut commands);
-                    ui::controls::controllers_ui(ui, &mut self.state, &mut commands);
-                });
-            })
-            .response
-            .rect;
-        let right = egui::Panel::right("model").default_size(280.0).size_range(220.0..=520.0).resizable(true);
-        let right = right.frame(ui::panel_frame(&style, false));
-        self.layout.right = right
-            .show(ui, |ui| {
-                ui::display::display_ui(ui, &mut self.state);
-                ui.separator();
-                if self.state.source.is_some() {
-                    ui::source_panels::model_ui(
-                        ui,
-                        &mut self.state,
-                        &mut self.source_tab,
-                        &mut self.previews,
-                        &mut self.game_folder,
-                        &mut self.flex_search,
-                        &mut commands,
-                    );
-                    return;
-                }
-                ui::model_panel::model_ui(
-                    ui,
-                    &mut self.state,
-                    &mut self.tab,
-                    &mut self.texture,
-                    &mut self.textures,
-                    &mut commands,
-                );
-            })
-            .response
-            .rect;
-        let bottom = egui::Panel::bottom("timeline").default_size(150.0).resizable(true);
-        let bottom = bottom.frame(ui::panel_frame(&style, false));
-        self.layout.bottom = bottom
-            .show(ui, |ui| {
-                match self.state.source.as_deref() {
-                    Some(view) => ui::source_panels::timeline_ui(ui, view, &mut commands),
-                    None => ui::timeline::timeline_ui(ui, &mut self.state, &mut commands),
-                }
-                ui.separator();
-                ui::timeline::log_ui(ui, &self.state);
-            })
-            .response
-            .rect;
+        self.layout.left = egui::Rect::NOTHING;
+        self.layout.right = egui::Rect::NOTHING;
+        self.layout.bottom = egui::Rect::NOTHING;
+        if !self.state.panels_hidden {
+            self.panels(ui, &style, &mut commands);
+        }
+
         // Closing the window with unsaved edits asks first.
         if ctx.input(|i| i.viewport().close_requested()) && self.state.is_dirty() && !self.state.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
@@ -414,6 +418,82 @@ impl StudioApp {
             ctx.request_repaint_after(next - now);
             next
         });
+    }
+
+    /// The side and bottom panels: sequences and controls, display and the model's tabs, the
+    /// timeline and messages.
+    fn panels(&mut self, ui: &mut egui::Ui, style: &egui::Style, commands: &mut ui::Commands) {
+        // Side panels keep to their widths whatever their texts: long ones are elided.
+        let left =
+            egui::Panel::left("sequences").default_size(290.0).size_range(200.0..=480.0).resizable(true);
+        let left = left.frame(ui::panel_frame(style, false));
+        self.layout.left = left
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().id_salt("left panel").show(ui, |ui| {
+                    if let Some(view) = self.state.source.as_deref() {
+                        ui::source_panels::sequences_ui(ui, view, &mut self.search, commands);
+                        ui.separator();
+                        ui::sequences::playback_ui(ui, &mut self.state, commands);
+                        ui.separator();
+                        if let Some(view) = self.state.source.as_deref() {
+                            ui::source_panels::controls_ui(ui, view, commands);
+                        }
+                        return;
+                    }
+                    ui::sequences::sequences_ui(ui, &mut self.state, &mut self.search, commands);
+                    ui.separator();
+                    ui::sequences::playback_ui(ui, &mut self.state, commands);
+                    ui.separator();
+                    ui::controls::blends_ui(ui, &mut self.state, commands);
+                    ui::controls::controllers_ui(ui, &mut self.state, commands);
+                });
+            })
+            .response
+            .rect;
+        let right = egui::Panel::right("model").default_size(280.0).size_range(220.0..=520.0).resizable(true);
+        let right = right.frame(ui::panel_frame(style, false));
+        self.layout.right = right
+            .show(ui, |ui| {
+                ui::display::display_ui(ui, &mut self.state);
+                ui.separator();
+                ui::camera::camera_ui(ui, &mut self.state, commands);
+                ui.separator();
+                if self.state.source.is_some() {
+                    ui::source_panels::model_ui(
+                        ui,
+                        &mut self.state,
+                        &mut self.source_tab,
+                        &mut self.previews,
+                        &mut self.game_folder,
+                        &mut self.flex_search,
+                        commands,
+                    );
+                    return;
+                }
+                ui::model_panel::model_ui(
+                    ui,
+                    &mut self.state,
+                    &mut self.tab,
+                    &mut self.texture,
+                    &mut self.textures,
+                    commands,
+                );
+            })
+            .response
+            .rect;
+        let bottom = egui::Panel::bottom("timeline").default_size(150.0).resizable(true);
+        let bottom = bottom.frame(ui::panel_frame(style, false));
+        self.layout.bottom = bottom
+            .show(ui, |ui| {
+                match self.state.source.as_deref() {
+                    Some(view) => ui::source_panels::timeline_ui(ui, view, commands),
+                    None => ui::timeline::timeline_ui(ui, &mut self.state, commands),
+                }
+                ui.separator();
+                ui::timeline::log_ui(ui, &self.state);
+            })
+            .response
+            .rect;
     }
 }
 

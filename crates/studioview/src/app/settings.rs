@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// How many recent files are kept.
 pub const MAX_RECENT: usize = 10;
 
+/// The slowest and fastest free-look speeds offered, units per second.
+pub const FREE_LOOK_SPEEDS: std::ops::RangeInclusive<f32> = 10.0..=2000.0;
+
 /// Persisted settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -61,6 +64,16 @@ pub struct Settings {
     /// Shade Source materials as the game does (normal maps, phong, light warps, masked
     /// self-illumination) rather than with plain diffuse lighting.
     pub game_shading: bool,
+    /// First person: a crosshair at the centre, as the game draws one.
+    pub crosshair: bool,
+    /// First person: lines through the centre of the view.
+    pub guidelines: bool,
+    /// Free look: how fast the eye flies, units per second.
+    pub free_look_speed: f32,
+    /// Views saved per model, newest first.
+    pub saved_views: Vec<super::view::SavedView>,
+    /// Reload the open model when its file or a companion changes on disk.
+    pub auto_reload: bool,
 }
 
 impl Default for Settings {
@@ -90,6 +103,11 @@ impl Default for Settings {
             hd_models: true,
             addon_content: false,
             game_shading: true,
+            crosshair: true,
+            guidelines: false,
+            free_look_speed: FREE_LOOK_SPEEDS.start() * 20.0,
+            saved_views: Vec::new(),
+            auto_reload: true,
         }
     }
 }

@@ -8,7 +8,7 @@ use glam::Vec3;
 use studio_model::Model;
 use studio_pose::playback::{events_between, movement_at};
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
-use studio_render::OrbitCamera;
+use studio_render::Camera;
 
 use super::command::Command;
 use super::settings::Settings;
@@ -142,7 +142,7 @@ pub struct AppState {
     /// Highlighted hit box.
     pub selected_hitbox: Option<usize>,
     /// The camera.
-    pub camera: OrbitCamera,
+    pub camera: Camera,
     /// Choices that persist.
     pub settings: Settings,
     /// Problems and notes, newest last.
@@ -174,6 +174,10 @@ pub struct AppState {
     pub(crate) scene_generation: u64,
     /// Set while a command runs that the user chose to run despite unsaved edits.
     pub(super) discarding: bool,
+    /// The side and bottom panels are hidden (View ▸ Hide panels).
+    pub panels_hidden: bool,
+    /// The open model's files, watched for changes on disk.
+    pub watch: super::watch::Watch,
     /// Whether the pose must be evaluated again.
     dirty: bool,
     /// Counts pose evaluations, so the viewport can tell when to draw again.
@@ -202,7 +206,7 @@ impl AppState {
             lod: 0,
             selected_bone: None,
             selected_hitbox: None,
-            camera: OrbitCamera::default(),
+            camera: Camera::default(),
             settings,
             messages: Vec::new(),
             event_log: Vec::new(),
@@ -218,6 +222,8 @@ impl AppState {
             load_id: 0,
             scene_generation: 0,
             discarding: false,
+            panels_hidden: false,
+            watch: Default::default(),
             dirty: true,
             revision: 0,
         };
@@ -369,7 +375,7 @@ impl AppState {
         self.looping = model.sequences.get(self.sequence).is_none_or(|s| s.is_looping());
         self.dirty = true;
         self.evaluate();
-        self.frame_model(true);
+        self.place_camera_for_model();
         for warning in &model.warnings {
             self.messages.push((Level::Warning, warning.to_string()));
         }
@@ -381,16 +387,6 @@ impl AppState {
             Some(view) => view.doc.bounds(self.body),
             None => crate::pose_cmd::pose_bounds(self.model(), &self.pose, 0),
         }
-    }
-
-    fn frame_model(&mut self, reset_angles: bool) {
-        if reset_angles {
-            let defaults = OrbitCamera::default();
-            self.camera.yaw_deg = defaults.yaw_deg;
-            self.camera.pitch_deg = defaults.pitch_deg;
-        }
-        let (min, max) = self.bounds();
-        self.camera.frame(min, max, 4.0 / 3.0);
     }
 
     /// Shows a Source model read from `path`.
@@ -424,13 +420,18 @@ impl AppState {
         self.playing = self.source.as_ref().is_some_and(|v| v.doc.num_sequences() > 0);
         self.dirty = true;
         self.evaluate();
-        self.frame_model(true);
+        self.place_camera_for_model();
     }
 
     /// Loads a model from disk; on failure the current model stays and the error is shown.
-    fn open(&mut self, path: PathBuf) {
+    /// Its files are watched for changes once it is open.
+    pub(super) fn open(&mut self, path: PathBuf) {
+        let load_id = self.load_id;
         // The model's game opened once for its files and its materials.
         crate::installs::shared(|| self.open_now(path));
+        if self.load_id != load_id {
+            self.watch_files();
+        }
     }
 
     /// [`Self::open`], inside [`crate::installs::shared`].
@@ -630,6 +631,9 @@ impl AppState {
         if self.apply_source(&command) {
             return;
         }
+        if self.apply_view(&command) {
+            return;
+        }
         let frames = |s: &Self| s.model().sequences.get(s.sequence).map_or(1, |q| q.frames());
         match command {
             Command::Open(path) => self.open(path),
@@ -644,18 +648,29 @@ impl AppState {
                 let messages = std::mem::take(&mut self.messages);
                 let backed_up = std::mem::take(&mut self.backed_up);
                 let browser = std::mem::take(&mut self.browser);
+                let mut watch = std::mem::take(&mut self.watch);
                 let load_id = self.load_id;
                 *self = Self::demo(settings);
                 self.messages = messages;
                 self.backed_up = backed_up;
                 self.browser = browser;
+                // The demo model has no file: nothing to watch, but the waker stays.
+                watch.stop();
+                self.watch = watch;
                 // Another model for the viewport, whatever the new state counted.
                 self.load_id = load_id + 1;
             }
-            Command::Reload => match self.path().map(std::path::Path::to_path_buf) {
-                Some(path) => self.open(path),
-                None => self.apply(Command::OpenDemo),
-            },
+            Command::Reload => {
+                if self.path().is_none() {
+                    self.apply(Command::OpenDemo);
+                } else {
+                    self.reload_keeping_view();
+                }
+            }
+            Command::SetAutoReload(on) => {
+                self.settings.auto_reload = on;
+                self.watch_files();
+            }
             Command::SelectSequence(sequence) => {
                 if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
                     self.sequence = sequence;
@@ -703,8 +718,6 @@ impl AppState {
             Command::SelectHitbox(hitbox) => {
                 self.selected_hitbox = hitbox.filter(|&h| h < self.model().hitboxes.len())
             }
-            Command::FrameModel => self.frame_model(false),
-            Command::ResetView => self.frame_model(true),
             Command::Export(path) => self.export(&path),
             Command::Decompile(dir) => self.start_decompile(dir),
             // Source models only (handled above while one is open).
@@ -729,6 +742,17 @@ impl AppState {
                     }
                 }
             }
+            // Carried out by `apply_view` above.
+            Command::FrameModel
+            | Command::ResetView
+            | Command::SetCameraMode(_)
+            | Command::SetFov(_)
+            | Command::SetOrthographic(_)
+            | Command::SetAxisView(_)
+            | Command::Fly { .. }
+            | Command::SaveView
+            | Command::RestoreView
+            | Command::TogglePanels => {}
             // Carried out by `apply_editing` above.
             Command::SelectAttachment(_)
             | Command::Edit { .. }
@@ -903,7 +927,8 @@ impl AppState {
         overlay.skeleton = s.skeleton;
         overlay.hitboxes = s.hitboxes;
         overlay.attachments = s.attachments;
-        overlay.grid = s.ground;
+        // In first person the ground would run through the eye: a line across the view.
+        overlay.grid = s.ground && self.camera.mode != studio_render::CameraMode::FirstPerson;
         overlay.bounding_box = s.bounding_box;
         overlay.sequence_box = s.sequence_box;
         overlay.selected_bone = self.selected_bone;

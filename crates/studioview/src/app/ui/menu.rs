@@ -183,9 +183,17 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
                 commands.push(Command::OpenDemo);
                 ui.close();
             }
-            if ui.button("Reload").clicked() {
+            if ui.add(egui::Button::new("Reload").shortcut_text("F5")).clicked() {
                 commands.push(Command::Reload);
                 ui.close();
+            }
+            let mut auto_reload = state.settings.auto_reload;
+            if ui
+                .checkbox(&mut auto_reload, "Reload when the file changes")
+                .on_hover_text("After a recompile or another tool's save, reload the model where you left it")
+                .changed()
+            {
+                commands.push(Command::SetAutoReload(auto_reload));
             }
             ui.separator();
             if ui.add(egui::Button::new("Model browser…").shortcut_text("Ctrl+B")).clicked() {
@@ -258,16 +266,7 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             }
         });
         ui.menu_button("Edit", |ui| edit_menu(ui, state, commands));
-        ui.menu_button("View", |ui| {
-            if ui.button("Frame the model (F)").clicked() {
-                commands.push(Command::FrameModel);
-                ui.close();
-            }
-            if ui.button("Reset view").clicked() {
-                commands.push(Command::ResetView);
-                ui.close();
-            }
-        });
+        ui.menu_button("View", |ui| super::camera::view_menu(ui, state, commands));
         let has_path = state.path().is_some();
         if ui
             .add_enabled(has_path, egui::Button::new("< Prev"))

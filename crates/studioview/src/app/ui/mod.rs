@@ -1,6 +1,7 @@
 //! The viewer's panels, one file each. Each reads [`AppState`] and pushes [`Command`]s.
 
 pub mod browser;
+pub mod camera;
 pub mod controls;
 pub mod decompile;
 pub mod display;

@@ -19,7 +19,7 @@ struct Drawn {
     model: (usize, u64),
     revision: u64,
     face: u64,
-    camera: studio_render::OrbitCamera,
+    camera: studio_render::Camera,
     options: RenderOptions,
     size: (u32, u32),
 }
@@ -118,6 +118,7 @@ impl Viewport {
                 egui::FontId::default(),
                 egui::Color32::GRAY,
             );
+            super::camera::first_person_marks(ui, rect, state);
             super::handles::handles_ui(ui, rect, state, &mut self.drag);
             return;
         };
@@ -186,6 +187,7 @@ impl Viewport {
             ui.painter().image(id, rect, uv, egui::Color32::WHITE);
         }
         labels(ui, rect, state);
+        super::camera::first_person_marks(ui, rect, state);
         super::handles::handles_ui(ui, rect, state, &mut self.drag);
     }
 }
