@@ -4,11 +4,14 @@
 struct Frame {
     clip_from_model: mat4x4<f32>,
     view_from_model: mat4x4<f32>,
-    // xyz: direction the light travels, in model space; w: ambient level.
+    // xyz: direction the light travels, in model space; w: the lighting rule, 0 Half-Life's
+    // studio renderer, 1 Source's ambient cube and directional light (docs/lighting.md).
     light: vec4<f32>,
     // x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused.
     options: vec4<f32>,
     wire_color: vec4<f32>,
+    // rgb: the light's colour; w: the ambient level.
+    light_color: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

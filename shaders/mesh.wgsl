@@ -26,7 +26,7 @@ struct TextureParams {
     // xy: texel scale (1 / texture size for texel units); z: 1 for chrome; w: alpha below which
     // texels are dropped (0: none).
     params: vec4<f32>,
-    // rgb: tint; w: unused.
+    // rgb: tint; w: 1 for Half-Life's STUDIO_NF_FLATSHADE (lit at one level).
     tint: vec4<f32>,
     // x: 1 for fullbright; y: 1 for blended (the texels' alpha is kept); z: 1 for reflective
     // ($envmap, drawn as a rim of light where the surface turns away from the eye); w: 1 for
@@ -92,7 +92,33 @@ struct VertexOut {
     // The tangent turned like the normal (not normalised), and the bitangent's side.
     @location(4) tangent: vec4<f32>,
     @location(5) uv2: vec2<f32>,
+    // Half-Life's light on the vertex (Gouraud, as the studio renderer lights vertices), made
+    // linear: the factor its texels' linear colour is multiplied by.
+    @location(6) studio_light: vec3<f32>,
 };
+
+// Half-Life's level of light (0..1) on a normal whose cosine with the direction the light
+// travels is `lightcos` (StudioModel::Lighting in the HL SDK's model viewer): ambient + shade,
+// less shade times the light wrapped round by lambert 1.5; a flat-shaded texture takes
+// ambient + 0.8 shade. Shade is 192 of 255; the ambient level comes with the frame.
+fn goldsrc_level(lightcos: f32, flat: bool) -> f32 {
+    let ambient = frame.light_color.w;
+    let shade = 192.0 / 255.0;
+    let wrapped = max((min(lightcos, 1.0) + 0.5) / 1.5, 0.0);
+    return clamp(select(ambient + shade - shade * wrapped, ambient + shade * 0.8, flat), 0.0, 1.0);
+}
+
+// sRGB's decoding: the game multiplies its 8-bit texels by the light level, which is the linear
+// texel times the decoded level (exact for a power law; within 1% for sRGB's curve).
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    return select(pow((c + 0.055) / 1.055, vec3<f32>(2.4)), c / 12.92, c <= vec3<f32>(0.04045));
+}
+
+// Half-Life's light as the factor on linear texels: the level times the light's colour, both
+// as the game's vertex colour, decoded.
+fn studio_factor(level: f32) -> vec3<f32> {
+    return srgb_to_linear(min(level * frame.light_color.rgb, vec3<f32>(1.0)));
+}
 
 @vertex
 fn vs_main(in: VertexIn) -> VertexOut {
@@ -116,6 +142,8 @@ fn vs_main(in: VertexIn) -> VertexOut {
         out.tangent = vec4<f32>(turn3 * in.tangent.xyz, in.tangent.w);
         out.uv2 = in.texel2;
     }
+    // Half-Life's lighting is per vertex; Source's models (light.w 1) do not read it.
+    out.studio_light = studio_factor(goldsrc_level(dot(normal, frame.light.xyz), texture_params.tint.w > 0.5));
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
     out.normal = normal;
@@ -127,17 +155,24 @@ fn vs_main(in: VertexIn) -> VertexOut {
     return out;
 }
 
-fn shade(in: VertexOut) -> f32 {
+// The texel's colour lit by the model's engine's rule: Half-Life's level per vertex (per face
+// with flat shading), or Source's ambient plus the directional light's Lambert term; unlit when
+// the view is fullbright or the material is self-lit.
+fn lit_color(in: VertexOut, albedo: vec3<f32>) -> vec3<f32> {
     // Flat shading: the face's own normal, turned towards the light's side.
     let face = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
     let flat_normal = select(face, -face, dot(face, frame.light.xyz) > 0.0);
-    let n = select(normalize(in.normal), flat_normal, frame.options.x > 0.5);
+    let flat_view = frame.options.x > 0.5;
+    let n = select(normalize(in.normal), flat_normal, flat_view);
+    let flat_level = goldsrc_level(dot(flat_normal, frame.light.xyz), texture_params.tint.w > 0.5);
+    let studio = select(in.studio_light, studio_factor(flat_level), flat_view);
     let diffuse = max(dot(n, -frame.light.xyz), 0.0);
-    let lit = min(frame.light.w + (1.0 - frame.light.w) * diffuse, 1.0);
+    let source = vec3<f32>(frame.light_color.w) + frame.light_color.rgb * diffuse;
+    let light = select(studio, source, frame.light.w > 0.5);
     // Unlit when options.z is 0 (fullbright view) or the material is self-lit; `|` rather than
     // `||`, which would be a branch.
     let unlit = (frame.options.z < 0.5) | (texture_params.flags.x > 0.5) | (texture_params.flags.w > 0.5);
-    return select(lit, 1.0, unlit);
+    return select(albedo * light, albedo, unlit);
 }
 
 // The eye's position in model space, from the view matrix (a rotation and a translation).
@@ -176,8 +211,8 @@ fn game_color(in: VertexOut, texel: vec4<f32>) -> vec3<f32> {
     let n_dot_l = dot(n, l);
     let warp = textureSample(warp_texture, skin_sampler, vec2<f32>(n_dot_l * 0.5 + 0.5, 0.5)).rgb;
     let diffuse = select(vec3<f32>(max(n_dot_l, 0.0)), warp, p.maps.z > 0.5);
-    let ambient = frame.light.w;
-    let lit = min(vec3<f32>(ambient) + (1.0 - ambient) * diffuse, vec3<f32>(1.0));
+    // Source's ambient cube (all six sides the ambient colour) and the directional light.
+    let lit = vec3<f32>(frame.light_color.w) + frame.light_color.rgb * diffuse;
     let v = normalize(eye_position() - in.model_position);
     let r = reflect(-v, n);
     let highlight = pow(max(dot(r, l), 0.0), p.phong.x) * max(n_dot_l, 0.0);
@@ -204,8 +239,7 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     if GAME_SHADING {
         return vec4<f32>(game_color(in, texel) + sheen, alpha);
     }
-    let light = shade(in);
-    return vec4<f32>(texel.rgb * texture_params.tint.rgb * light + sheen, alpha);
+    return vec4<f32>(lit_color(in, texel.rgb * texture_params.tint.rgb) + sheen, alpha);
 }
 
 @fragment

@@ -3,7 +3,9 @@
 //! normals follow their own bone (goldsrc-geometry.md, "Submodels"), so the skinning matrices
 //! are the bones themselves; textures are palette images in texel units.
 
-use studio_model::{Mesh, Model, STUDIO_NF_NOMIPS, Submodel, Texture};
+use studio_model::{
+    Mesh, Model, STUDIO_NF_FLATSHADE, STUDIO_NF_FULLBRIGHT, STUDIO_NF_NOMIPS, Submodel, Texture,
+};
 use studio_pose::Pose;
 
 use crate::gpu_types::MeshVertex;
@@ -40,6 +42,8 @@ pub fn material(texture: &Texture) -> RenderMaterial {
         chrome: texture.is_chrome(),
         alpha_test: if texture.is_masked() { 0.5 } else { 0.0 },
         blend: if texture.is_additive() { Blend::Additive } else { Blend::Opaque },
+        fullbright: texture.flags & STUDIO_NF_FULLBRIGHT != 0,
+        flat_shade: texture.flags & STUDIO_NF_FLATSHADE != 0,
         ..RenderMaterial::default()
     }
 }
@@ -86,6 +90,7 @@ pub fn render_model(model: &Model) -> RenderModel {
         skins,
         hitbox_sets: vec![model.hitboxes.iter().map(|h| h.group).collect()],
         attachments: model.attachments.len(),
+        lighting: crate::light::LightingRule::GoldSrc,
     }
 }
 

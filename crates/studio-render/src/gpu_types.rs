@@ -14,13 +14,16 @@ pub struct FrameUniform {
     pub clip_from_model: [[f32; 4]; 4],
     /// Model space to view space (for chrome).
     pub view_from_model: [[f32; 4]; 4],
-    /// xyz: direction the light travels, in model space; w: ambient level.
+    /// xyz: direction the light travels, in model space; w: the lighting rule (0 Half-Life's,
+    /// 1 Source's: `LightingRule`).
     pub light: [f32; 4],
     /// x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused (game shading
     /// is a pipeline of its own).
     pub options: [f32; 4],
     /// Colour of wireframe lines.
     pub wire_color: [f32; 4],
+    /// rgb: the light's colour; w: the ambient level.
+    pub light_color: [f32; 4],
 }
 
 /// `Bones` in `mesh.wgsl`, a read-only storage buffer: every bone's skinning transform.
@@ -175,7 +178,7 @@ pub struct OverlayVertex {
     pub color: [f32; 4],
 }
 
-const _: () = assert!(size_of::<FrameUniform>() == 176);
+const _: () = assert!(size_of::<FrameUniform>() == 192);
 const _: () = assert!(size_of::<MeshVertex>() == 84);
 const _: () = assert!(size_of::<OverlayVertex>() == 28);
 

@@ -21,6 +21,7 @@ pub mod goldsrc;
 mod gpu_model;
 pub mod gpu_types;
 mod grid;
+pub mod light;
 mod offscreen;
 pub mod overlay;
 mod pipelines;
@@ -38,6 +39,7 @@ pub use camera::{
 pub use context::{GpuContext, RenderError, device_descriptor, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use grid::{GRID_COLOR, GpuGrid};
+pub use light::{Light, LightingRule};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, hit_group_color};
 pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};

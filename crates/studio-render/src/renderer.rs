@@ -2,7 +2,7 @@
 //! any colour target of its format. It knows nothing of windows or UI: the app, the command
 //! line and the tests drive the same code.
 
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
 use crate::bones_binding::BonesBinding;
 use crate::context::GpuContext;
@@ -47,6 +47,8 @@ pub struct RenderOptions {
     /// Shade Source materials as the game does (normal maps, phong, light warps, self-lit
     /// where the texture's alpha says); otherwise plain diffuse lighting.
     pub game_shading: bool,
+    /// The light: direction (relative to the view), colour and ambient level.
+    pub light: crate::light::Light,
 }
 
 impl Default for RenderOptions {
@@ -65,6 +67,7 @@ impl Default for RenderOptions {
             xray: false,
             background: [48, 52, 60],
             game_shading: true,
+            light: crate::light::Light::default(),
         }
     }
 }
@@ -302,12 +305,17 @@ impl Renderer {
         view_from_model: Mat4,
         options: &RenderOptions,
     ) {
-        let light =
-            (view_from_model.inverse().transform_vector3(Vec3::new(-0.3, -0.5, -1.0))).normalize_or_zero();
+        // The light turns with the view: its direction is set in view space.
+        let light = view_from_model
+            .inverse()
+            .transform_vector3(options.light.direction_in_view())
+            .normalize_or_zero();
+        let [r, g, b] = options.light.color_for(model.lighting);
         let frame = FrameUniform {
             clip_from_model: clip_from_model.to_cols_array_2d(),
             view_from_model: view_from_model.to_cols_array_2d(),
-            light: [light.x, light.y, light.z, 0.35],
+            light: [light.x, light.y, light.z, model.lighting.shader_value()],
+            light_color: [r, g, b, options.light.ambient_for(model.lighting)],
             options: [
                 f32::from(u8::from(options.flat)),
                 options.opacity.clamp(0.0, 1.0),

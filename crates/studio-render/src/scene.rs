@@ -26,6 +26,8 @@ pub struct RenderModel {
     pub hitbox_sets: Vec<Vec<i32>>,
     /// Attachments.
     pub attachments: usize,
+    /// How the model's engine lights it.
+    pub lighting: crate::light::LightingRule,
 }
 
 /// One body part.
@@ -134,6 +136,8 @@ pub struct RenderMaterial {
     pub double_sided: bool,
     /// Not lit (`$selfillum`, GoldSrc's `STUDIO_NF_FULLBRIGHT`).
     pub fullbright: bool,
+    /// Half-Life's `STUDIO_NF_FLATSHADE`: lit at one level whatever the normal.
+    pub flat_shade: bool,
     /// A simple reflective look (`$envmap`): a bright rim where the surface turns away from
     /// the eye, in place of the cube map.
     pub reflective: bool,
@@ -188,6 +192,7 @@ impl Default for RenderMaterial {
             blend: Blend::Opaque,
             double_sided: false,
             fullbright: false,
+            flat_shade: false,
             reflective: false,
             tint: [1.0; 3],
             self_illum: false,

@@ -164,7 +164,7 @@ pub fn upload(
             flag(material.chrome),
             material.alpha_test,
         ],
-        tint: [r, g, b, 0.0],
+        tint: [r, g, b, flag(material.flat_shade)],
         flags: [
             flag(material.fullbright),
             flag(material.blend == Blend::Translucent),

@@ -107,6 +107,8 @@ enum Command {
         show: Vec<String>,
         #[command(flatten)]
         camera: render_cmd::CameraArgs,
+        #[command(flatten)]
+        light: render_cmd::LightArgs,
         /// A Source flex controller's value in its own range, NAME=VALUE (repeatable); the
         /// others stay at rest. The eyes look at the camera.
         #[arg(long, allow_hyphen_values = true)]
@@ -208,7 +210,7 @@ fn main() -> ExitCode {
         }
         Command::List { games, json, filter, .. } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, shown, size, show, camera, flex } => {
+        Command::Render { model, out, seq, pose, shown, size, show, camera, light, flex } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -221,6 +223,7 @@ fn main() -> ExitCode {
                 size,
                 show,
                 camera,
+                light,
                 flex,
             })
         }

@@ -28,6 +28,8 @@ pub struct RenderArgs {
     pub show: Vec<String>,
     /// Where the camera is and how it projects.
     pub camera: CameraArgs,
+    /// The light.
+    pub light: LightArgs,
     /// Source flex controllers, `NAME=VALUE`.
     pub flex: Vec<String>,
 }
@@ -97,6 +99,65 @@ pub struct CameraArgs {
     /// horizon. Orbit's default is 15.
     #[arg(long, allow_hyphen_values = true)]
     pub pitch: Option<f32>,
+}
+
+/// The light options of `render`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct LightArgs {
+    /// Where the light comes from, PITCH,YAW degrees above and right of the view (it turns
+    /// with the camera); by default a little above and right of the eye.
+    #[arg(long, value_parser = parse_light, allow_hyphen_values = true)]
+    pub light: Option<(f32, f32)>,
+    /// The light's colour, R,G,B from 0 to 255 (white by default).
+    #[arg(long = "light-color", value_parser = parse_rgb)]
+    pub color: Option<[u8; 3]>,
+    /// The ambient level, 0 to 1; by default the engine's: 32 of 255 (0.125) for Half-Life,
+    /// 0.3 for Source.
+    #[arg(long, value_parser = parse_ambient)]
+    pub ambient: Option<f32>,
+}
+
+impl LightArgs {
+    /// The light asked for.
+    pub fn light(&self) -> studio_render::Light {
+        let mut light = studio_render::Light::default();
+        if let Some((pitch, yaw)) = self.light {
+            (light.pitch_deg, light.yaw_deg) = (pitch, yaw);
+        }
+        if let Some(rgb) = self.color {
+            light.color = rgb.map(|c| f32::from(c) / 255.0);
+        }
+        light.ambient = self.ambient;
+        light
+    }
+}
+
+/// Parses `PITCH,YAW` in degrees, pitch within ±90.
+pub fn parse_light(text: &str) -> Result<(f32, f32), String> {
+    let parsed = text
+        .split_once(',')
+        .and_then(|(p, y)| Some((p.trim().parse::<f32>().ok()?, y.trim().parse::<f32>().ok()?)));
+    match parsed {
+        Some((pitch, yaw)) if (-90.0..=90.0).contains(&pitch) && yaw.is_finite() => Ok((pitch, yaw)),
+        _ => Err(format!("{text:?} is not PITCH,YAW in degrees (pitch from -90 to 90)")),
+    }
+}
+
+/// Parses `R,G,B`, each 0 to 255.
+pub fn parse_rgb(text: &str) -> Result<[u8; 3], String> {
+    let parts: Vec<Option<u8>> = text.split(',').map(|p| p.trim().parse::<u8>().ok()).collect();
+    match parts.as_slice() {
+        [Some(r), Some(g), Some(b)] => Ok([*r, *g, *b]),
+        _ => Err(format!("{text:?} is not R,G,B with each from 0 to 255")),
+    }
+}
+
+/// Parses an ambient level, 0 to 1.
+pub fn parse_ambient(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(level) if (0.0..=1.0).contains(&level) => Ok(level),
+        _ => Err(format!("{text:?}: the ambient level is 0 to 1")),
+    }
 }
 
 /// Parses a field of view, 1 to 170 degrees.
@@ -320,6 +381,7 @@ fn draw(
     let mut options = options_from_show(&args.show)?;
     // In first person the ground would run through the eye: a line across the picture.
     options.overlay.grid &= camera.mode != studio_render::CameraMode::FirstPerson;
+    options.light = args.light.light();
     options.body = args.shown.body;
     options.skin = args.shown.skin;
     options.lod = args.shown.lod;

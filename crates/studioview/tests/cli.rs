@@ -891,3 +891,73 @@ fn axis_views_and_orthographic_look_along_the_axes() {
     }
     assert_ne!(render("ortho.png", &["--view", "front", "--ortho"]), front);
 }
+
+/// The mean brightness (sum of the channels) of the pixels that differ from the background, in
+/// the left and the right half of an image.
+fn half_brightness(pixels: &[u8], width: u32) -> (f64, f64) {
+    let background = [48u8, 52, 60];
+    let mut sums = [(0.0, 0usize); 2];
+    for (i, p) in pixels.chunks(4).enumerate() {
+        if p.iter().zip(background).any(|(&a, b)| a.abs_diff(b) > 24) {
+            let half = usize::from(i as u32 % width >= width / 2);
+            sums[half].0 += f64::from(p[0]) + f64::from(p[1]) + f64::from(p[2]);
+            sums[half].1 += 1;
+        }
+    }
+    let mean = |(sum, n): (f64, usize)| sum / n.max(1) as f64;
+    (mean(sums[0]), mean(sums[1]))
+}
+
+#[test]
+fn the_light_turns_and_takes_its_colour_and_ambient_level() {
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("light");
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec![
+            "render",
+            "--out",
+            out.to_str().unwrap(),
+            "--size",
+            "240x240",
+            "--show",
+            "mesh",
+            "--view",
+            "front",
+        ];
+        args.extend_from_slice(extra);
+        let result = studioview(&args);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        read_png(&out).2
+    };
+    // The light's direction changes the picture (which side it lights is checked through the
+    // shaders on a sphere: studio-render's tests/lighting.rs).
+    let from_right = render("right.png", &["--light", "0,80"]);
+    assert_ne!(from_right, render("left.png", &["--light", "0,-80"]));
+    assert_ne!(from_right, render("default.png", &[]));
+    // The ambient level lifts the whole model.
+    let dark = half_brightness(&render("dark.png", &["--light", "0,-80", "--ambient", "0"]), 240).1;
+    let bright = half_brightness(&render("bright.png", &["--light", "0,-80", "--ambient", "1"]), 240).1;
+    assert!(bright > dark + 60.0, "ambient 0: {dark:.0}, 1: {bright:.0}");
+    // The demo is green: under a red light (and no ambient) its green goes.
+    let white = render("white.png", &["--ambient", "0"]);
+    let red = render("red.png", &["--light-color", "255,0,0", "--ambient", "0"]);
+    let model: Vec<usize> =
+        (0..white.len() / 4).filter(|&i| white[i * 4..i * 4 + 3] != [48, 52, 60]).collect();
+    let green = |image: &[u8]| model.iter().map(|&i| u64::from(image[i * 4 + 1])).sum::<u64>();
+    assert!(
+        green(&red) * 10 < green(&white),
+        "green under red {}, under white {}",
+        green(&red),
+        green(&white)
+    );
+    for bad in
+        [&["--light", "100,0"][..], &["--light", "north"], &["--light-color", "1,2"], &["--ambient", "2"]]
+    {
+        let mut args = vec!["render", "--out", "x.png"];
+        args.extend_from_slice(bad);
+        assert!(!studioview(&args).status.success(), "{bad:?} is refused");
+    }
+}

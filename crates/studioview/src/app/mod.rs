@@ -457,6 +457,7 @@ impl StudioApp {
                 ui::display::display_ui(ui, &mut self.state);
                 ui.separator();
                 ui::camera::camera_ui(ui, &mut self.state, commands);
+                ui::light::light_ui(ui, &mut self.state, self.viewport.is_software());
                 ui.separator();
                 if self.state.source.is_some() {
                     ui::source_panels::model_ui(

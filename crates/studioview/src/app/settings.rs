@@ -74,6 +74,18 @@ pub struct Settings {
     pub saved_views: Vec<super::view::SavedView>,
     /// Reload the open model when its file or a companion changes on disk.
     pub auto_reload: bool,
+    /// Degrees right of the view the light comes from.
+    pub light_yaw: f32,
+    /// Degrees above the view the light comes from.
+    pub light_pitch: f32,
+    /// The light's colour, sRGB.
+    pub light_color: [u8; 3],
+    /// The ambient level, 0..1; `None`: the model's engine's (32 of 255 for Half-Life, 0.3 for
+    /// Source).
+    pub ambient: Option<f32>,
+    /// Multisampled edges in the viewport (where the adapter offers them); `None`: on a GPU,
+    /// off on a software renderer (where 4× costs the processor several times the fill work).
+    pub msaa: Option<bool>,
 }
 
 impl Default for Settings {
@@ -108,11 +120,32 @@ impl Default for Settings {
             free_look_speed: FREE_LOOK_SPEEDS.start() * 20.0,
             saved_views: Vec::new(),
             auto_reload: true,
+            light_yaw: studio_render::Light::default().yaw_deg,
+            light_pitch: studio_render::Light::default().pitch_deg,
+            light_color: [255; 3],
+            ambient: None,
+            msaa: None,
         }
     }
 }
 
 impl Settings {
+    /// The light the settings describe.
+    pub fn light(&self) -> studio_render::Light {
+        studio_render::Light {
+            yaw_deg: self.light_yaw,
+            pitch_deg: self.light_pitch,
+            color: self.light_color.map(|c| f32::from(c) / 255.0),
+            ambient: self.ambient,
+        }
+    }
+
+    /// Keeps the direction of `light`.
+    pub fn set_light_direction(&mut self, light: &studio_render::Light) {
+        self.light_yaw = light.yaw_deg;
+        self.light_pitch = light.pitch_deg;
+    }
+
     /// The game settings search paths depend on.
     pub fn preferences(&self) -> studio_games::Preferences {
         studio_games::Preferences {

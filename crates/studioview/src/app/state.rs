@@ -921,6 +921,7 @@ impl AppState {
             xray: s.xray,
             background: s.background,
             game_shading: s.game_shading,
+            light: s.light(),
             ..Default::default()
         };
         let overlay = &mut options.overlay;

@@ -92,6 +92,11 @@ impl Viewport {
         self.warmup.is_some()
     }
 
+    /// Samples per pixel the viewport draws with (0 before its first frame).
+    pub fn sample_count(&self) -> u32 {
+        self.gpu.as_ref().map_or(0, |gpu| gpu.renderer.sample_count)
+    }
+
     /// Whether the viewport draws through a software renderer (false before its first frame).
     pub fn is_software(&self) -> bool {
         self.gpu.as_ref().is_some_and(|gpu| gpu.software)
@@ -138,6 +143,18 @@ impl Viewport {
         }
         let options = warm_up_options(stage, ui.ctx().cumulative_frame_nr(), state.render_options());
         let gpu = self.gpu(render_state);
+        let samples = match state.settings.msaa {
+            None => gpu.context.interactive_sample_count(OFFSCREEN_FORMAT),
+            Some(true) => gpu.context.sample_count(OFFSCREEN_FORMAT),
+            Some(false) => 1,
+        };
+        if samples != gpu.renderer.sample_count {
+            // MSAA turned on or off: pipelines and targets of the other sample count.
+            gpu.renderer = Renderer::new(&gpu.context, OFFSCREEN_FORMAT, samples);
+            gpu.model = None;
+            gpu.target = None;
+            gpu.drawn = None;
+        }
         let identity = state.scene_identity();
         if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
             gpu.model = Some((identity, gpu.renderer.upload(&state.render_model())));
@@ -240,10 +257,17 @@ fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot
     }
 }
 
-/// Orbit with the left button, pan with the right or middle one, zoom with the wheel.
+/// Orbit with the left button (Ctrl: turn the light), pan with the right or middle one, zoom
+/// with the wheel.
 fn camera_input(ui: &egui::Ui, response: &egui::Response, state: &mut AppState) {
     let delta = response.drag_delta();
-    if response.dragged_by(egui::PointerButton::Primary) {
+    let ctrl = ui.input(|i| i.modifiers.command);
+    if response.dragged_by(egui::PointerButton::Primary) && ctrl {
+        // Ctrl+drag turns the light, as in both peers.
+        let mut light = state.settings.light();
+        light.turn(delta.x * 0.4, delta.y * 0.4);
+        state.settings.set_light_direction(&light);
+    } else if response.dragged_by(egui::PointerButton::Primary) {
         state.camera.orbit(-delta.x * 0.4, delta.y * 0.4);
     } else if response.dragged_by(egui::PointerButton::Secondary)
         || response.dragged_by(egui::PointerButton::Middle)
