@@ -12,6 +12,9 @@ struct Frame {
     wire_color: vec4<f32>,
     // rgb: the light's colour; w: the ambient level.
     light_color: vec4<f32>,
+    // x: bone weights view (0 off, 1 a colour per bone, 2 one bone's weight); y: that bone;
+    // z: the length of normals' lines; w: unused.
+    debug: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;

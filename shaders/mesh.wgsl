@@ -95,7 +95,32 @@ struct VertexOut {
     // Half-Life's light on the vertex (Gouraud, as the studio renderer lights vertices), made
     // linear: the factor its texels' linear colour is multiplied by.
     @location(6) studio_light: vec3<f32>,
+    // The bone weights view's colour (frame.debug.x above 0).
+    @location(7) weight_color: vec3<f32>,
 };
+
+// A bright colour for bone `b`: hues a golden angle apart, so neighbours differ.
+fn bone_color(b: u32) -> vec3<f32> {
+    let h = fract(f32(b) * 0.618034);
+    let p = abs(fract(vec3<f32>(h) + vec3<f32>(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0);
+    return mix(vec3<f32>(1.0), clamp(p - 1.0, vec3<f32>(0.0), vec3<f32>(1.0)), 0.8);
+}
+
+// A weight from 0 to 1 as blue, green, red.
+fn heat(w: f32) -> vec3<f32> {
+    let t = clamp(w, 0.0, 1.0);
+    return select(mix(vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(1.0, 0.0, 0.0), 2.0 * t - 1.0),
+                  mix(vec3<f32>(0.0, 0.2, 1.0), vec3<f32>(0.0, 1.0, 0.0), 2.0 * t), t < 0.5);
+}
+
+// The bone weights view's colour of a vertex of bones `b` and position weights `w`: the bones'
+// colours mixed by weight, or (debug.x 2) the weight of bone debug.y as heat.
+fn weight_color(b: vec3<u32>, w: vec3<f32>) -> vec3<f32> {
+    let per_bone = bone_color(b.x) * w.x + bone_color(b.y) * w.y + bone_color(b.z) * w.z;
+    let shown = u32(max(frame.debug.y, 0.0));
+    let on = dot(w, select(vec3<f32>(0.0), vec3<f32>(1.0), b == vec3<u32>(shown)));
+    return select(per_bone, heat(on), frame.debug.x > 1.5);
+}
 
 // Half-Life's level of light (0..1) on a normal whose cosine with the direction the light
 // travels is `lightcos` (StudioModel::Lighting in the HL SDK's model viewer): ambient + shade,
@@ -144,6 +169,7 @@ fn vs_main(in: VertexIn) -> VertexOut {
     }
     // Half-Life's lighting is per vertex; Source's models (light.w 1) do not read it.
     out.studio_light = studio_factor(goldsrc_level(dot(normal, frame.light.xyz), texture_params.tint.w > 0.5));
+    out.weight_color = weight_color(b, in.weights);
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
     out.normal = normal;
@@ -235,14 +261,50 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     let alpha = select(1.0, texel.a, texture_params.flags.y > 0.5) * frame.options.y;
     let rim = 1.0 - abs(in.facing);
     let sheen = vec3<f32>(texture_params.flags.z * 0.4 * rim * rim);
+    // The bone weights view: its colours, shaded a little so that the shape shows.
+    let shape = 0.45 + 0.55 * max(dot(normalize(in.normal), -frame.light.xyz), 0.0);
+    let weights = frame.debug.x > 0.5;
+    let weighed = vec4<f32>(in.weight_color * shape, 1.0);
     // A constant at pipeline creation: the other side compiles away.
     if GAME_SHADING {
-        return vec4<f32>(game_color(in, texel) + sheen, alpha);
+        return select(vec4<f32>(game_color(in, texel) + sheen, alpha), weighed, weights);
     }
-    return vec4<f32>(lit_color(in, texel.rgb * texture_params.tint.rgb) + sheen, alpha);
+    return select(vec4<f32>(lit_color(in, texel.rgb * texture_params.tint.rgb) + sheen, alpha), weighed, weights);
 }
 
 @fragment
 fn fs_wire(in: VertexOut) -> @location(0) vec4<f32> {
     return frame.wire_color;
+}
+
+// Vertex normals: each vertex of the mesh (stepped per instance) as a line from its skinned
+// position along its skinned normal, frame.debug.z long; corner 0 is the start, 1 the end.
+@vertex
+fn vs_normal(in: VertexIn, @builtin(vertex_index) corner: u32) -> NormalOut {
+    let b = min(in.bones.xyz, vec3<u32>(255u));
+    let m0 = bones.model_from_bone[b.x];
+    let m1 = bones.model_from_bone[b.y];
+    var skin = m0 * in.weights.x + m1 * in.weights.y;
+    var turn = m0 * in.normal_weights.x + m1 * in.normal_weights.y;
+    if BONE_SLOTS > 2u {
+        let m2 = bones.model_from_bone[b.z];
+        skin += m2 * in.weights.z;
+        turn += m2 * in.normal_weights.z;
+    }
+    let position = skin * vec4<f32>(in.position, 1.0);
+    let normal = normalize(mat3x3<f32>(turn[0], turn[1], turn[2]) * in.normal);
+    let end = position + normal * frame.debug.z * f32(min(corner, 1u));
+    var out: NormalOut;
+    out.clip = frame.clip_from_model * vec4<f32>(end, 1.0);
+    return out;
+}
+
+struct NormalOut {
+    @builtin(position) clip: vec4<f32>,
+};
+
+@fragment
+fn fs_normal(in: NormalOut) -> @location(0) vec4<f32> {
+    // sRGB 60, 230, 255: cyan, as other viewers draw normals.
+    return vec4<f32>(0.045, 0.79, 1.0, 1.0);
 }

@@ -90,7 +90,7 @@ pub fn render_model(model: &Model) -> RenderModel {
         skins,
         hitbox_sets: vec![model.hitboxes.iter().map(|h| h.group).collect()],
         attachments: model.attachments.len(),
-        lighting: crate::light::LightingRule::GoldSrc,
+        engine: crate::light::Engine::GoldSrc,
     }
 }
 

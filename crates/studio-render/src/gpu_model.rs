@@ -69,8 +69,8 @@ pub struct GpuModel {
     pub hitbox_sets: Vec<Vec<i32>>,
     /// The ground grid under it.
     pub grid: GpuGrid,
-    /// How its engine lights it.
-    pub lighting: crate::light::LightingRule,
+    /// The engine whose rules it follows (lighting, player hull).
+    pub engine: crate::light::Engine,
 }
 
 /// The material of skin slot `slot` in skin family `skin`, `fallback` where there is none.
@@ -197,7 +197,7 @@ impl GpuModel {
             parents: model.parents.clone(),
             bounds: model.bounds,
             hitbox_sets: model.hitbox_sets.clone(),
-            lighting: model.lighting,
+            engine: model.engine,
         }
     }
 

@@ -15,7 +15,7 @@ pub struct FrameUniform {
     /// Model space to view space (for chrome).
     pub view_from_model: [[f32; 4]; 4],
     /// xyz: direction the light travels, in model space; w: the lighting rule (0 Half-Life's,
-    /// 1 Source's: `LightingRule`).
+    /// 1 Source's: `Engine`).
     pub light: [f32; 4],
     /// x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused (game shading
     /// is a pipeline of its own).
@@ -24,6 +24,9 @@ pub struct FrameUniform {
     pub wire_color: [f32; 4],
     /// rgb: the light's colour; w: the ambient level.
     pub light_color: [f32; 4],
+    /// Overlays drawn by the mesh shader: x the bone weights view (0 off, 1 a colour per bone,
+    /// 2 one bone's weight), y that bone, z the length of normals' lines; w unused.
+    pub debug: [f32; 4],
 }
 
 /// `Bones` in `mesh.wgsl`, a read-only storage buffer: every bone's skinning transform.
@@ -178,7 +181,7 @@ pub struct OverlayVertex {
     pub color: [f32; 4],
 }
 
-const _: () = assert!(size_of::<FrameUniform>() == 192);
+const _: () = assert!(size_of::<FrameUniform>() == 208);
 const _: () = assert!(size_of::<MeshVertex>() == 84);
 const _: () = assert!(size_of::<OverlayVertex>() == 28);
 

@@ -16,17 +16,18 @@
 
 use glam::Vec3;
 
-/// How a model's engine lights it.
+/// The engine whose rules a model follows: how it is lit (here), the player's hull beside it
+/// (`overlay.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LightingRule {
-    /// Half-Life's studio renderer.
+pub enum Engine {
+    /// Half-Life (GoldSrc): the studio renderer's lighting.
     #[default]
     GoldSrc,
-    /// Source's vertex-lit models: ambient cube and a directional light.
+    /// Source: vertex-lit models, an ambient cube and a directional light.
     Source,
 }
 
-impl LightingRule {
+impl Engine {
     /// The ambient level the engine's own viewer starts with: 32 of 255 for Half-Life, 0.3 for
     /// Source.
     pub fn default_ambient(self) -> f32 {
@@ -88,7 +89,7 @@ pub struct Light {
     /// takes it as its vertex colours are (gamma space), Source decoded to linear.
     pub color: [f32; 3],
     /// The ambient level, 0..1; `None`: the model's engine's default
-    /// ([`LightingRule::default_ambient`]).
+    /// ([`Engine::default_ambient`]).
     pub ambient: Option<f32>,
 }
 
@@ -122,17 +123,17 @@ impl Light {
     }
 
     /// The ambient level under `rule`.
-    pub fn ambient_for(&self, rule: LightingRule) -> f32 {
+    pub fn ambient_for(&self, rule: Engine) -> f32 {
         self.ambient.filter(|a| a.is_finite()).map_or(rule.default_ambient(), |a| a.clamp(0.0, 1.0))
     }
 
     /// The colour as `rule` takes it, each channel within 0..1 (anything else white): sRGB for
     /// Half-Life's vertex colours, linear for Source.
-    pub fn color_for(&self, rule: LightingRule) -> [f32; 3] {
+    pub fn color_for(&self, rule: Engine) -> [f32; 3] {
         let color = self.color.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 });
         match rule {
-            LightingRule::GoldSrc => color,
-            LightingRule::Source => color.map(srgb_to_linear),
+            Engine::GoldSrc => color,
+            Engine::Source => color.map(srgb_to_linear),
         }
     }
 }
@@ -194,11 +195,11 @@ mod tests {
         assert!((light.yaw_deg - 46.7).abs() < 1e-4 && (light.pitch_deg - 15.6).abs() < 1e-4);
         light.turn(f32::NAN, 0.0);
         assert!((light.yaw_deg - 46.7).abs() < 1e-4);
-        assert_eq!(light.ambient_for(LightingRule::GoldSrc), GOLDSRC_AMBIENT);
-        assert_eq!(Light { ambient: Some(2.0), ..light }.ambient_for(LightingRule::Source), 1.0);
+        assert_eq!(light.ambient_for(Engine::GoldSrc), GOLDSRC_AMBIENT);
+        assert_eq!(Light { ambient: Some(2.0), ..light }.ambient_for(Engine::Source), 1.0);
         let half = Light { color: [0.5, 1.0, f32::NAN], ..light };
-        assert_eq!(half.color_for(LightingRule::GoldSrc), [0.5, 1.0, 1.0]);
-        let linear = half.color_for(LightingRule::Source);
+        assert_eq!(half.color_for(Engine::GoldSrc), [0.5, 1.0, 1.0]);
+        let linear = half.color_for(Engine::Source);
         assert!((linear[0] - 0.214).abs() < 1e-3 && linear[1] == 1.0, "{linear:?}");
     }
 }

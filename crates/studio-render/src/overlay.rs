@@ -41,6 +41,44 @@ pub const BOUNDING_BOX_COLOR: [u8; 3] = [0, 160, 255];
 /// Colour of the sequence's bounding box.
 pub const SEQUENCE_BOX_COLOR: [u8; 3] = [255, 120, 200];
 
+/// Colour of the standing player's hull.
+pub const STANDING_HULL_COLOR: [u8; 3] = [90, 200, 255];
+/// Colour of the crouching player's hull.
+pub const CROUCHING_HULL_COLOR: [u8; 3] = [255, 170, 60];
+
+/// The player's hulls beside a model of `engine`, standing and crouching, in the model's space
+/// with the player's origin at the model's.
+///
+/// - Half-Life: the origin is the hull's centre: standing −16, −16, −36 to 16, 16, 36 and
+///   crouching −16, −16, −18 to 16, 16, 18 (the HL SDK's `pm_shared.c`, `VEC_HULL_MIN` and
+///   `VEC_DUCK_HULL_MIN`; player models stand on −36).
+/// - Source: the origin is at the feet: standing −16, −16, 0 to 16, 16, 72, crouching to 36
+///   (the Source SDK's `g_DefaultViewVectors`, `gamerules.cpp`).
+pub fn player_hulls(engine: crate::light::Engine) -> [(Vec3, Vec3); 2] {
+    match engine {
+        crate::light::Engine::GoldSrc => [
+            (Vec3::new(-16.0, -16.0, -36.0), Vec3::new(16.0, 16.0, 36.0)),
+            (Vec3::new(-16.0, -16.0, -18.0), Vec3::new(16.0, 16.0, 18.0)),
+        ],
+        crate::light::Engine::Source => [
+            (Vec3::new(-16.0, -16.0, 0.0), Vec3::new(16.0, 16.0, 72.0)),
+            (Vec3::new(-16.0, -16.0, 0.0), Vec3::new(16.0, 16.0, 36.0)),
+        ],
+    }
+}
+
+/// How the mesh shows its vertices' bone weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WeightView {
+    /// Not at all: textured and lit.
+    #[default]
+    Off,
+    /// Each vertex in the colours of its bones, mixed by their weights.
+    PerBone,
+    /// How much one bone weighs on each vertex: blue none, through green, red all.
+    Bone(usize),
+}
+
 /// sRGB bytes and an alpha to the linear colour the render target (an sRGB format) expects.
 pub fn linear(rgb: [u8; 3], alpha: f32) -> [f32; 4] {
     let channel = |c: u8| {
@@ -80,6 +118,12 @@ pub struct OverlayOptions {
     pub only_hitbox: Option<usize>,
     /// Opacity of hit box faces (their edges are opaque).
     pub hitbox_fill: f32,
+    /// Each vertex's normal as a short line (drawn from the mesh's own buffers).
+    pub normals: bool,
+    /// The mesh coloured by its bone weights.
+    pub weights: WeightView,
+    /// The player's hulls, standing and crouching, at the origin ([`player_hulls`]).
+    pub player_hull: bool,
 }
 
 impl Default for OverlayOptions {
@@ -95,6 +139,9 @@ impl Default for OverlayOptions {
             selected_hitbox: None,
             only_hitbox: None,
             hitbox_fill: 0.25,
+            normals: false,
+            weights: WeightView::Off,
+            player_hull: false,
         }
     }
 }
@@ -137,7 +184,8 @@ impl Overlay {
     pub fn for_model(model: &RenderModel) -> Self {
         let bones = model.parents.len();
         let max_hitboxes = model.hitbox_sets.iter().map(Vec::len).max().unwrap_or(0);
-        let lines = bones * 8 + max_hitboxes * 24 + model.attachments * 6 + 2 * 24;
+        // Bones, hit boxes, attachments, the two boxes and the two hulls.
+        let lines = bones * 8 + max_hitboxes * 24 + model.attachments * 6 + 4 * 24;
         Self { lines: Vec::with_capacity(lines), on_top: 0, triangles: Vec::with_capacity(max_hitboxes * 36) }
     }
 
@@ -170,18 +218,25 @@ impl Overlay {
     }
 
     /// Rebuilds the overlays for `pose` of a model whose bones have `parents`, whose box is
-    /// `bounds` and whose hit box sets have the hit groups `hitbox_sets`.
+    /// `bounds`, whose hit box sets have the hit groups `hitbox_sets` and whose rules are
+    /// `engine`'s.
     pub fn build(
         &mut self,
         parents: &[Option<usize>],
         bounds: (Vec3, Vec3),
         hitbox_sets: &[Vec<i32>],
+        engine: crate::light::Engine,
         pose: &FramePose<'_>,
         options: &OverlayOptions,
     ) {
         self.lines.clear();
         self.triangles.clear();
         let size = marker_size(bounds);
+        if options.player_hull {
+            let [standing, crouching] = player_hulls(engine);
+            self.axis_box(standing.0, standing.1, linear(STANDING_HULL_COLOR, 1.0));
+            self.axis_box(crouching.0, crouching.1, linear(CROUCHING_HULL_COLOR, 1.0));
+        }
         if options.bounding_box {
             self.axis_box(bounds.0, bounds.1, linear(BOUNDING_BOX_COLOR, 1.0));
         }

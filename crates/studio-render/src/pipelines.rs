@@ -1,9 +1,9 @@
 //! The renderer's pipelines, each created the first time a draw needs it.
 //!
-//! There are thirty-four (mesh: three blends × culling or not × plain or game shading,
-//! wireframe, and the ground grid depth-tested or x-ray, each for two or three bone slots;
-//! overlay lines and translucent solids, depth-tested or x-ray), and a model's first frame uses
-//! two or three of them.
+//! There are thirty-six (mesh: three blends × culling or not × plain or game shading,
+//! wireframe, vertex normals, and the ground grid depth-tested or x-ray, each for two or three
+//! bone slots; overlay lines and translucent solids, depth-tested or x-ray), and a model's first
+//! frame uses two or three of them.
 //! Creating one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised),
 //! so creating all of them up front put 20 ms before the viewer's first frame.
 
@@ -40,10 +40,12 @@ pub(crate) enum PipelineId {
     Lines { xray: bool },
     /// Translucent overlay triangles.
     Solids { xray: bool },
+    /// Each vertex's normal as a line, from the mesh's vertex buffer stepped per instance.
+    Normals { slots: BoneSlots },
 }
 
 /// How many pipelines there are.
-const COUNT: usize = 34;
+const COUNT: usize = 36;
 
 impl PipelineId {
     /// Each pipeline's place in [`Pipelines`].
@@ -63,6 +65,7 @@ impl PipelineId {
             Self::Lines { xray } => 14 + usize::from(xray),
             Self::Solids { xray } => 16 + usize::from(xray),
             Self::Grid { xray, slots } => 18 + usize::from(xray) + 2 * usize::from(slots == BoneSlots::Three),
+            Self::Normals { slots } => 34 + usize::from(slots == BoneSlots::Three),
         }
     }
 }
@@ -131,6 +134,11 @@ impl Pipelines {
                 6 => Float32x4, 7 => Float32x2
             ],
         })];
+        // The same vertices, one line (two corners) per vertex.
+        let normal_buffers = [Some(wgpu::VertexBufferLayout {
+            step_mode: wgpu::VertexStepMode::Instance,
+            ..mesh_buffers[0].clone().expect("the mesh's layout")
+        })];
         let overlay_buffers = [Some(wgpu::VertexBufferLayout {
             array_stride: size_of::<OverlayVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
@@ -142,6 +150,7 @@ impl Pipelines {
             bone_slots: Some(slots),
             game_shading: false,
             layout: &self.mesh_layout,
+            vertex: "vs_main",
             fragment: "fs_main",
             buffers: &mesh_buffers,
             topology: wgpu::PrimitiveTopology::TriangleList,
@@ -156,6 +165,7 @@ impl Pipelines {
             bone_slots: None,
             game_shading: false,
             layout: &self.overlay_layout,
+            vertex: "vs_main",
             fragment: "fs_main",
             buffers: &overlay_buffers,
             topology,
@@ -187,6 +197,14 @@ impl Pipelines {
             PipelineId::Wire { slots } => PipelineKind {
                 label: "mesh wireframe",
                 fragment: "fs_wire",
+                topology: wgpu::PrimitiveTopology::LineList,
+                ..mesh("", None, false, true, slots)
+            },
+            PipelineId::Normals { slots } => PipelineKind {
+                label: "vertex normals",
+                vertex: "vs_normal",
+                fragment: "fs_normal",
+                buffers: &normal_buffers,
                 topology: wgpu::PrimitiveTopology::LineList,
                 ..mesh("", None, false, true, slots)
             },
@@ -240,7 +258,7 @@ impl Pipelines {
             layout: Some(kind.layout),
             vertex: wgpu::VertexState {
                 module: kind.module,
-                entry_point: Some("vs_main"),
+                entry_point: Some(kind.vertex),
                 compilation_options: compilation_options.clone(),
                 buffers: kind.buffers,
             },
@@ -285,6 +303,7 @@ struct PipelineKind<'a> {
     /// The mesh shader's `GAME_SHADING`.
     game_shading: bool,
     layout: &'a wgpu::PipelineLayout,
+    vertex: &'a str,
     fragment: &'a str,
     buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
     topology: wgpu::PrimitiveTopology,
@@ -307,6 +326,7 @@ mod tests {
         }
         for slots in [BoneSlots::Two, BoneSlots::Three] {
             ids.push(PipelineId::Wire { slots });
+            ids.push(PipelineId::Normals { slots });
             ids.push(PipelineId::Grid { xray: false, slots });
             ids.push(PipelineId::Grid { xray: true, slots });
             for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {

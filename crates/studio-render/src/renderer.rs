@@ -8,7 +8,7 @@ use crate::bones_binding::BonesBinding;
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
 use crate::gpu_types::{BonesBuffer, FrameUniform, MAX_BONES, OverlayVertex};
-use crate::overlay::{Overlay, OverlayOptions};
+use crate::overlay::{Overlay, OverlayOptions, WeightView};
 use crate::pipelines::{MeshBlend, PipelineId, Pipelines};
 use crate::scene::{Blend, FramePose, RenderModel};
 
@@ -310,12 +310,25 @@ impl Renderer {
             .inverse()
             .transform_vector3(options.light.direction_in_view())
             .normalize_or_zero();
-        let [r, g, b] = options.light.color_for(model.lighting);
+        let [r, g, b] = options.light.color_for(model.engine);
         let frame = FrameUniform {
             clip_from_model: clip_from_model.to_cols_array_2d(),
             view_from_model: view_from_model.to_cols_array_2d(),
-            light: [light.x, light.y, light.z, model.lighting.shader_value()],
-            light_color: [r, g, b, options.light.ambient_for(model.lighting)],
+            light: [light.x, light.y, light.z, model.engine.shader_value()],
+            light_color: [r, g, b, options.light.ambient_for(model.engine)],
+            debug: [
+                match options.overlay.weights {
+                    WeightView::Off => 0.0,
+                    WeightView::PerBone => 1.0,
+                    WeightView::Bone(_) => 2.0,
+                },
+                match options.overlay.weights {
+                    WeightView::Bone(bone) => bone.min(MAX_BONES) as f32,
+                    _ => 0.0,
+                },
+                crate::overlay::marker_size(model.bounds) * 3.0,
+                0.0,
+            ],
             options: [
                 f32::from(u8::from(options.flat)),
                 options.opacity.clamp(0.0, 1.0),
@@ -328,7 +341,14 @@ impl Renderer {
             *slot = Mat4::from(*bone).to_cols_array_2d();
         }
         let used = pose.skinning.len().clamp(1, MAX_BONES) * size_of::<[[f32; 4]; 4]>();
-        self.overlay.build(&model.parents, model.bounds, &model.hitbox_sets, pose, &options.overlay);
+        self.overlay.build(
+            &model.parents,
+            model.bounds,
+            &model.hitbox_sets,
+            model.engine,
+            pose,
+            &options.overlay,
+        );
 
         let belt = &mut self.belt;
         let mut write = |buffer: &wgpu::Buffer, bytes: &[u8]| {
@@ -415,6 +435,16 @@ impl Renderer {
                             pass.draw_indexed(0..mesh.edge_count, 0, 0..1);
                         }
                     }
+                }
+            }
+        }
+        if options.overlay.normals {
+            pass.set_pipeline(self.pipelines.get(PipelineId::Normals { slots: gpu.bone_slots }));
+            for submodel in gpu.submodels(options.body) {
+                for mesh in submodel.meshes(options.lod) {
+                    pass.set_bind_group(1, &gpu.texture(options.skin, mesh.slot).bind_group, &[]);
+                    pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                    pass.draw(0..2, 0..mesh.vertex_count as u32);
                 }
             }
         }

@@ -26,8 +26,8 @@ pub struct RenderModel {
     pub hitbox_sets: Vec<Vec<i32>>,
     /// Attachments.
     pub attachments: usize,
-    /// How the model's engine lights it.
-    pub lighting: crate::light::LightingRule,
+    /// The engine whose rules it follows: how it is lit, the player's hull beside it.
+    pub engine: crate::light::Engine,
 }
 
 /// One body part.

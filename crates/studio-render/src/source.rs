@@ -102,7 +102,7 @@ pub fn render_model(model: &SourceModel, materials: Vec<RenderMaterial>) -> Rend
         skins,
         hitbox_sets: model.hitbox_sets.iter().map(|s| s.hitboxes.iter().map(|h| h.group).collect()).collect(),
         attachments: model.attachments.len(),
-        lighting: crate::light::LightingRule::Source,
+        engine: crate::light::Engine::Source,
     }
 }
 

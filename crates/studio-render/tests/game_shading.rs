@@ -58,7 +58,7 @@ fn draw(context: &GpuContext, material: RenderMaterial, game_shading: bool) -> V
         skins: vec![vec![Some(0)]],
         hitbox_sets: vec![],
         attachments: 0,
-        lighting: studio_render::LightingRule::Source,
+        engine: studio_render::Engine::Source,
     };
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(context, OFFSCREEN_FORMAT, samples);

@@ -7,8 +7,8 @@
 use glam::{Affine3A, Vec3};
 use studio_render::gpu_types::MeshVertex;
 use studio_render::{
-    Camera, FramePose, GpuContext, Image, Light, LightingRule, OFFSCREEN_FORMAT, OffscreenTarget,
-    RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderOptions, RenderSubmodel, Renderer, Scene,
+    Camera, Engine, FramePose, GpuContext, Image, Light, OFFSCREEN_FORMAT, OffscreenTarget, RenderBodyPart,
+    RenderMaterial, RenderMesh, RenderModel, RenderOptions, RenderSubmodel, Renderer, Scene,
 };
 
 mod common;
@@ -49,7 +49,7 @@ fn sphere() -> RenderMesh {
 }
 
 /// The sphere under `rule` and `light`, seen from +X; its pixels' red channel.
-fn draw(context: &GpuContext, rule: LightingRule, light: Light, flat_shade: bool) -> Vec<u8> {
+fn draw(context: &GpuContext, rule: Engine, light: Light, flat_shade: bool) -> Vec<u8> {
     let material = RenderMaterial {
         name: "white".into(),
         image: Some(Image { width: 4, height: 4, rgba: [255u8; 4].repeat(16) }),
@@ -67,7 +67,7 @@ fn draw(context: &GpuContext, rule: LightingRule, light: Light, flat_shade: bool
         skins: vec![vec![Some(0)]],
         hitbox_sets: vec![],
         attachments: 0,
-        lighting: rule,
+        engine: rule,
     };
     // 12 units above and below the centre: 10 pixels a unit.
     let camera = Camera {
@@ -106,35 +106,35 @@ fn near(got: i32, want: f32, tolerance: i32, what: &str) {
 fn half_life_lights_as_its_studio_renderer() {
     let Some(context) = context() else { return };
     // From the eye: the facing half at ambient + shade, 224, out to 60° from the light.
-    let ahead = draw(&context, LightingRule::GoldSrc, Light::from_angles(0.0, 0.0), false);
+    let ahead = draw(&context, Engine::GoldSrc, Light::from_angles(0.0, 0.0), false);
     near(at(&ahead, 0.0, 0.0), 224.0, 1, "facing the light");
     near(at(&ahead, 0.8, 0.0), 224.0, 1, "53° from the light");
     // From the right: the right side at 224, the middle side on at 160, the left at
     // 224 − 192 · (0.866 + 0.5) / 1.5 = 49.
-    let right = draw(&context, LightingRule::GoldSrc, Light::from_angles(0.0, 90.0), false);
+    let right = draw(&context, Engine::GoldSrc, Light::from_angles(0.0, 90.0), false);
     near(at(&right, 0.866, 0.0), 224.0, 2, "facing the light from the right");
     near(at(&right, 0.0, 0.0), 160.0, 3, "side on");
     near(at(&right, 0.0, 0.7), 160.0, 3, "side on, higher up");
     near(at(&right, -0.866, 0.0), 49.1, 3, "turned away");
     // From the left, the other way round.
-    let left = draw(&context, LightingRule::GoldSrc, Light::from_angles(0.0, -90.0), false);
+    let left = draw(&context, Engine::GoldSrc, Light::from_angles(0.0, -90.0), false);
     near(at(&left, -0.866, 0.0), 224.0, 2, "lit from the left");
     near(at(&left, 0.866, 0.0), 49.1, 3, "the right side in shade");
     // A flat-shaded texture: 32 + 0.8 · 192 = 185.6 everywhere.
-    let flat = draw(&context, LightingRule::GoldSrc, Light::from_angles(0.0, 90.0), true);
+    let flat = draw(&context, Engine::GoldSrc, Light::from_angles(0.0, 90.0), true);
     for (y, z) in [(0.866, 0.0), (0.0, 0.0), (-0.866, 0.0), (0.3, -0.6)] {
         near(at(&flat, y, z), 185.6, 1, "flat shade");
     }
     // The ambient level: facing away from the light, the ambient alone.
     let dim = Light { ambient: Some(0.0), ..Light::from_angles(0.0, 90.0) };
-    near(at(&draw(&context, LightingRule::GoldSrc, dim, false), -0.866, 0.0), 17.1, 3, "no ambient");
+    near(at(&draw(&context, Engine::GoldSrc, dim, false), -0.866, 0.0), 17.1, 3, "no ambient");
 }
 
 #[test]
 fn source_adds_its_ambient_cube_to_one_light() {
     let Some(context) = context() else { return };
     // sRGB of linear 0.3 is 149; 0.3 + 1 clamps to 255.
-    let right = draw(&context, LightingRule::Source, Light::from_angles(0.0, 90.0), false);
+    let right = draw(&context, Engine::Source, Light::from_angles(0.0, 90.0), false);
     near(at(&right, 0.866, 0.0), 255.0, 1, "facing the light");
     near(at(&right, 0.0, 0.0), 149.0, 1, "side on: the ambient cube alone");
     near(at(&right, -0.866, 0.0), 149.0, 1, "turned away");
@@ -142,5 +142,5 @@ fn source_adds_its_ambient_cube_to_one_light() {
     near(at(&right, 0.5, 0.0), 231.0, 2, "60° from the light");
     let grey = Light { color: [0.5; 3], ambient: Some(0.0), ..Light::from_angles(0.0, 90.0) };
     // A light of sRGB 0.5 (linear 0.214) on a normal 18° from it: linear 0.204, sRGB 124.6.
-    near(at(&draw(&context, LightingRule::Source, grey, false), 0.95, 0.0), 124.6, 2, "a grey light");
+    near(at(&draw(&context, Engine::Source, grey, false), 0.95, 0.0), 124.6, 2, "a grey light");
 }

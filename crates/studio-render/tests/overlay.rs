@@ -26,11 +26,19 @@ fn overlays_are_built_without_allocating() {
             grid: true,
             selected_bone: Some(0),
             selected_hitbox: Some(0),
+            player_hull: true,
             ..OverlayOptions::default()
         };
         let info = allocation_counter::measure(|| {
             for _ in 0..10 {
-                overlay.build(&render.parents, render.bounds, &render.hitbox_sets, &frame, &options);
+                overlay.build(
+                    &render.parents,
+                    render.bounds,
+                    &render.hitbox_sets,
+                    render.engine,
+                    &frame,
+                    &options,
+                );
             }
         });
         assert_eq!(info.count_total, 0, "{path}: building overlays allocated");
@@ -38,8 +46,9 @@ fn overlays_are_built_without_allocating() {
         // (the grid is the mesh pipeline's, not an overlay's).
         let bones = model.bones.len();
         let parents = model.bones.iter().filter(|b| b.parent.is_some()).count();
+        // Two boxes and two hulls of 12 edges each.
         let expected_lines =
-            2 * 12 + model.hitboxes.len() * 12 + parents + bones * 3 + model.attachments.len() * 3;
+            4 * 12 + model.hitboxes.len() * 12 + parents + bones * 3 + model.attachments.len() * 3;
         assert_eq!(overlay.lines.len(), 2 * expected_lines, "{path}");
         assert_eq!(overlay.triangles.len(), model.hitboxes.len() * 36, "{path}");
     }

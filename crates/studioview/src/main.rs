@@ -101,8 +101,10 @@ enum Command {
         /// Image size, WIDTHxHEIGHT.
         #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
         size: (u32, u32),
-        /// What to draw: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray;
-        /// plain: plain diffuse shading instead of the game's (Source materials).
+        /// What to draw: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray,
+        /// normals (vertex normals), hull (the player's hulls), weights (a colour per bone) or
+        /// weights:BONE (that bone's weight, blue to red); plain: plain diffuse shading instead of
+        /// the game's (Source materials).
         #[arg(long, value_delimiter = ',', default_value = "mesh,grid")]
         show: Vec<String>,
         #[command(flatten)]

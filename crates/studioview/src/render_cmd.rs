@@ -240,11 +240,17 @@ pub fn options_from_show(show: &[String]) -> Result<RenderOptions, String> {
             "grid" => options.overlay.grid = true,
             "xray" => options.xray = true,
             "plain" => options.game_shading = false,
-            other => {
-                return Err(format!(
-                    "unknown --show item {other:?} (mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray, plain)"
-                ));
-            }
+            "normals" => options.overlay.normals = true,
+            "hull" => options.overlay.player_hull = true,
+            "weights" => options.overlay.weights = studio_render::WeightView::PerBone,
+            other => match other.strip_prefix("weights:").map(|b| b.trim().parse::<usize>()) {
+                Some(Ok(bone)) => options.overlay.weights = studio_render::WeightView::Bone(bone),
+                _ => {
+                    return Err(format!(
+                        "unknown --show item {other:?} (mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid, xray, plain, normals, hull, weights, weights:BONE)"
+                    ));
+                }
+            },
         }
     }
     Ok(options)

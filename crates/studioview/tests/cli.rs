@@ -961,3 +961,31 @@ fn the_light_turns_and_takes_its_colour_and_ambient_level() {
         assert!(!studioview(&args).status.success(), "{bad:?} is refused");
     }
 }
+
+#[test]
+fn render_shows_normals_the_player_hull_and_bone_weights() {
+    if no_adapter_outside_ci() {
+        return;
+    }
+    let dir = scratch("overlay-views");
+    let render = |name: &str, show: &str| {
+        let out = dir.join(name);
+        let args = ["render", "--out", out.to_str().unwrap(), "--size", "160x120", "--show", show];
+        let result = studioview(&args);
+        assert!(result.status.success(), "{show}: {}", text(&result.stderr));
+        read_png(&out).2
+    };
+    let mesh = render("mesh.png", "mesh");
+    let views = ["mesh,normals", "mesh,hull", "mesh,weights", "mesh,weights:1"]
+        .map(|show| render(&format!("{show}.png"), show));
+    for (i, view) in views.iter().enumerate() {
+        assert_ne!(*view, mesh, "{i} draws something more");
+        for other in &views[i + 1..] {
+            assert_ne!(view, other);
+        }
+    }
+    let out = dir.join("bad.png");
+    let refused = studioview(&["render", "--out", out.to_str().unwrap(), "--show", "weights:spine"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("weights:BONE"), "{}", text(&refused.stderr));
+}

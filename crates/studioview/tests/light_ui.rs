@@ -56,7 +56,7 @@ fn ctrl_drag_turns_the_light_and_the_section_sets_its_colour_ambient_and_msaa() 
     // The ambient slider is the engine's (Half-Life's 32 of 255) until it is moved.
     assert_eq!(h.state().state.settings.ambient, None);
     assert_eq!(
-        h.state().state.render_options().light.ambient_for(studio_render::LightingRule::GoldSrc),
+        h.state().state.render_options().light.ambient_for(studio_render::Engine::GoldSrc),
         32.0 / 255.0
     );
     let ambient = h.get_by(|node| {

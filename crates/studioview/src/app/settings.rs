@@ -86,6 +86,25 @@ pub struct Settings {
     /// Multisampled edges in the viewport (where the adapter offers them); `None`: on a GPU,
     /// off on a software renderer (where 4× costs the processor several times the fill work).
     pub msaa: Option<bool>,
+    /// Each vertex's normal as a short line.
+    pub normals: bool,
+    /// The mesh coloured by its bone weights.
+    pub weights: Weights,
+    /// The player's standing and crouching hulls at the origin.
+    pub player_hull: bool,
+}
+
+/// How the Display panel's bone weights view colours the mesh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Weights {
+    /// Textured and lit as usual.
+    #[default]
+    Off,
+    /// Each bone its own colour, mixed by the vertices' weights.
+    PerBone,
+    /// The weight of the bone whose joint is under the pointer (or the selected bone), from
+    /// blue (none) to red (all).
+    UnderCursor,
 }
 
 impl Default for Settings {
@@ -125,6 +144,9 @@ impl Default for Settings {
             light_color: [255; 3],
             ambient: None,
             msaa: None,
+            normals: false,
+            weights: Weights::Off,
+            player_hull: false,
         }
     }
 }

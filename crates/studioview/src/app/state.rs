@@ -139,6 +139,8 @@ pub struct AppState {
     pub lod: usize,
     /// Highlighted bone.
     pub selected_bone: Option<usize>,
+    /// The bone whose joint is under the pointer in the viewport (for the bone weights view).
+    pub hovered_bone: Option<usize>,
     /// Highlighted hit box.
     pub selected_hitbox: Option<usize>,
     /// The camera.
@@ -205,6 +207,7 @@ impl AppState {
             skin: 0,
             lod: 0,
             selected_bone: None,
+            hovered_bone: None,
             selected_hitbox: None,
             camera: Camera::default(),
             settings,
@@ -358,6 +361,7 @@ impl AppState {
         self.skin = 0;
         self.lod = 0;
         self.selected_bone = None;
+        self.hovered_bone = None;
         self.selected_hitbox = None;
         self.event_log.clear();
     }
@@ -934,6 +938,16 @@ impl AppState {
         overlay.sequence_box = s.sequence_box;
         overlay.selected_bone = self.selected_bone;
         overlay.selected_hitbox = self.selected_hitbox;
+        overlay.normals = s.normals;
+        overlay.player_hull = s.player_hull;
+        overlay.weights = match s.weights {
+            super::settings::Weights::Off => studio_render::WeightView::Off,
+            super::settings::Weights::PerBone => studio_render::WeightView::PerBone,
+            super::settings::Weights::UnderCursor => match self.hovered_bone.or(self.selected_bone) {
+                Some(bone) => studio_render::WeightView::Bone(bone),
+                None => studio_render::WeightView::PerBone,
+            },
+        };
         options
     }
 

@@ -3,7 +3,30 @@
 use studio_model::HIT_GROUP_NAMES;
 use studio_render::HIT_GROUP_COLORS;
 
+use crate::app::settings::Weights;
 use crate::app::state::AppState;
+
+/// The bone weights view's choice.
+fn weights_ui(ui: &mut egui::Ui, weights: &mut Weights) {
+    let name = |w: Weights| match w {
+        Weights::Off => "off",
+        Weights::PerBone => "per bone",
+        Weights::UnderCursor => "under cursor",
+    };
+    egui::ComboBox::from_label("Weights")
+        .selected_text(name(*weights))
+        .width(90.0)
+        .show_ui(ui, |ui| {
+            for choice in [Weights::Off, Weights::PerBone, Weights::UnderCursor] {
+                ui.selectable_value(weights, choice, name(choice));
+            }
+        })
+        .response
+        .on_hover_text(
+            "Bone weights: each bone in its own colour, or the weight of the bone whose joint is \
+             under the pointer (else the selected bone) from blue (none) to red (all)",
+        );
+}
 
 /// The display panel.
 pub fn display_ui(ui: &mut egui::Ui, state: &mut AppState) {
@@ -38,6 +61,13 @@ pub fn display_ui(ui: &mut egui::Ui, state: &mut AppState) {
             "Source materials as the game shades them: normal maps, phong, light warps, \
              self-illumination by the texture's alpha; off: plain diffuse lighting",
         );
+        ui.checkbox(&mut s.normals, "Normals").on_hover_text("Each vertex's normal as a short cyan line");
+        ui.end_row();
+        ui.checkbox(&mut s.player_hull, "Player hull").on_hover_text(
+            "The player's standing (blue) and crouching (orange) hulls at the origin: Half-Life's \
+             32 × 32 × 72 and 36 centred on it, Source's 72 and 36 standing on it",
+        );
+        weights_ui(ui, &mut s.weights);
         ui.end_row();
     });
     if s.hitboxes {

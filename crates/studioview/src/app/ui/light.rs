@@ -1,13 +1,13 @@
 //! The light's controls (the Display panel's Light section): its colour, the ambient level
 //! (the model's engine's by default), the direction (Ctrl+drag in the viewport) and MSAA.
 
-use studio_render::LightingRule;
+use studio_render::Engine;
 
 use crate::app::state::AppState;
 
 /// The Light section.
 pub fn light_ui(ui: &mut egui::Ui, state: &mut AppState, software: bool) {
-    let rule = if state.source.is_some() { LightingRule::Source } else { LightingRule::GoldSrc };
+    let rule = if state.source.is_some() { Engine::Source } else { Engine::GoldSrc };
     let s = &mut state.settings;
     ui.horizontal(|ui| {
         ui.color_edit_button_srgb(&mut s.light_color);
@@ -26,8 +26,8 @@ pub fn light_ui(ui: &mut egui::Ui, state: &mut AppState, software: bool) {
     let mut ambient = s.ambient.unwrap_or_else(|| rule.default_ambient());
     let slider = egui::Slider::new(&mut ambient, 0.0..=1.0).text("Ambient");
     let engine = match rule {
-        LightingRule::GoldSrc => "Half-Life's 32 of 255",
-        LightingRule::Source => "the Source model viewer's 0.3",
+        Engine::GoldSrc => "Half-Life's 32 of 255",
+        Engine::Source => "the Source model viewer's 0.3",
     };
     if ui.add(slider).on_hover_text(format!("The ambient level; by default {engine}")).changed() {
         s.ambient = Some(ambient);

@@ -113,6 +113,10 @@ impl Viewport {
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
         self.rect = Some(rect);
         camera_input(ui, &response, state);
+        state.hovered_bone = match state.settings.weights {
+            crate::app::settings::Weights::UnderCursor => bone_under_pointer(ui, rect, state),
+            _ => None,
+        };
 
         let Some(render_state) = render_state else {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::from_rgb(48, 52, 60));
@@ -281,6 +285,24 @@ fn camera_input(ui: &egui::Ui, response: &egui::Response, state: &mut AppState) 
             state.camera.zoom((-scroll * 0.002).exp());
         }
     }
+}
+
+/// The bone whose joint is nearest the pointer over the viewport, within 24 points: what the
+/// bone weights view shows under the cursor.
+fn bone_under_pointer(ui: &egui::Ui, rect: egui::Rect, state: &AppState) -> Option<usize> {
+    let pointer = ui.input(|i| i.pointer.hover_pos()).filter(|p| rect.contains(*p))?;
+    let size = (rect.width().max(1.0) as u32, rect.height().max(1.0) as u32);
+    state
+        .bone_names()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, at))| {
+            let p = state.camera.project(*at, size.0, size.1)?;
+            Some((i, (rect.min + egui::vec2(p.x, p.y)).distance(pointer)))
+        })
+        .filter(|(_, distance)| *distance <= 24.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
 }
 
 /// Bone names and attachment numbers beside their points.

@@ -1,0 +1,66 @@
+//! The Display panel's overlays through the viewer's real widgets (kittest): vertex normals,
+//! the player's hull, and the bone weights view, per bone or for the bone whose joint is under
+//! the pointer.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use studio_render::WeightView;
+use studioview::app::StudioApp;
+use studioview::app::command::Command;
+use studioview::app::settings::{Settings, Weights};
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui, None), app)
+}
+
+#[test]
+fn normals_hull_and_bone_weights_from_the_display_panel() {
+    let mut h = harness(StudioApp::new(Settings::default(), None));
+    h.run_steps(2);
+    if h.state().state.playing {
+        h.state_mut().state.apply(Command::TogglePlay);
+    }
+    for label in ["Normals", "Player hull"] {
+        h.get_by_role_and_label(egui::accesskit::Role::CheckBox, label).click();
+        h.run_steps(2);
+    }
+    let overlay = h.state().state.render_options().overlay;
+    assert!(overlay.normals && overlay.player_hull);
+    assert_eq!(overlay.weights, WeightView::Off);
+
+    // The weights view from its list.
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Weights").click();
+    h.run_steps(2);
+    h.get_by_label("per bone").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.settings.weights, Weights::PerBone);
+    assert_eq!(h.state().state.render_options().overlay.weights, WeightView::PerBone);
+
+    // Under the cursor: the bone whose joint the pointer is on; elsewhere the selected one.
+    h.state_mut().state.settings.weights = Weights::UnderCursor;
+    h.run_steps(1);
+    let state = &h.state().state;
+    let rect = h.state().viewport_rect();
+    let size = (rect.width() as u32, rect.height() as u32);
+    let (bone, joint) = state
+        .bone_names()
+        .iter()
+        .enumerate()
+        .find_map(|(i, (_, at))| state.camera.project(*at, size.0, size.1).map(|p| (i, p)))
+        .expect("a joint in view");
+    h.hover_at(rect.min + egui::vec2(joint.x, joint.y));
+    h.run_steps(2);
+    let hovered = h.state().state.hovered_bone.expect("a bone under the pointer");
+    // Joints may lie together: the one found is as near as the one aimed at.
+    let state = &h.state().state;
+    let at = |b: usize| state.camera.project(state.bone_names()[b].1, size.0, size.1).unwrap();
+    assert!((at(hovered) - joint).length() <= (at(bone) - joint).length() + 1e-3);
+    assert_eq!(state.render_options().overlay.weights, WeightView::Bone(hovered));
+    h.hover_at(rect.min + egui::vec2(2.0, 2.0));
+    h.run_steps(2);
+    assert_eq!(h.state().state.hovered_bone, None);
+    h.state_mut().state.apply(Command::SelectBone(Some(1)));
+    assert_eq!(h.state().state.render_options().overlay.weights, WeightView::Bone(1));
+}
