@@ -190,8 +190,12 @@ fn lit_color(in: VertexOut, albedo: vec3<f32>) -> vec3<f32> {
     let flat_normal = select(face, -face, dot(face, frame.light.xyz) > 0.0);
     let flat_view = frame.options.x > 0.5;
     let n = select(normalize(in.normal), flat_normal, flat_view);
+    // Per pixel, sRGB's decoding by a cubic (within 0.5%): pow on every pixel would cost a
+    // software renderer more than the rest of the lighting.
     let flat_level = goldsrc_level(dot(flat_normal, frame.light.xyz), texture_params.tint.w > 0.5);
-    let studio = select(in.studio_light, studio_factor(flat_level), flat_view);
+    let c = min(flat_level * frame.light_color.rgb, vec3<f32>(1.0));
+    let flat_factor = c * (c * (c * 0.3053 + 0.6822) + 0.0125);
+    let studio = select(in.studio_light, flat_factor, flat_view);
     let diffuse = max(dot(n, -frame.light.xyz), 0.0);
     let source = vec3<f32>(frame.light_color.w) + frame.light_color.rgb * diffuse;
     let light = select(studio, source, frame.light.w > 0.5);
