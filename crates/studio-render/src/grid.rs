@@ -28,11 +28,28 @@ pub const GRID_COLOR: [u8; 3] = [90, 90, 100];
 /// Lines of the grid on each side of the origin, along each axis.
 const GRID_HALF: i32 = 10;
 
+/// The distance between the grid's lines for a model whose box is `bounds`.
+pub fn grid_step(bounds: (Vec3, Vec3)) -> f32 {
+    (marker_size(bounds) * 8.0).max(1.0)
+}
+
+/// Where the grid's bone puts it to look scrolled by `offset` across the ground: `offset`'s X
+/// and Y wrapped into one step, so that the lines stay under the model however far it went.
+pub fn grid_shift(bounds: (Vec3, Vec3), offset: Vec3) -> Vec3 {
+    let step = grid_step(bounds);
+    // A whole number of steps is no shift at all, whatever the rounding left of it.
+    let wrap = |v: f32| match v.rem_euclid(step) {
+        r if r.is_finite() && r > step * 1e-4 && step - r > step * 1e-4 => r,
+        _ => 0.0,
+    };
+    Vec3::new(wrap(offset.x), wrap(offset.y), 0.0)
+}
+
 /// The grid's lines (pairs of points) for a model whose box is `bounds`: 21 lines each way, a
 /// step of 8 marker sizes (at least 1 unit) apart. Each vertex follows bone 0 of the grid's own
 /// bone buffer (the identity) with weight 1, its normal up.
 pub fn grid_lines(bounds: (Vec3, Vec3)) -> Vec<MeshVertex> {
-    let step = (marker_size(bounds) * 8.0).max(1.0);
+    let step = grid_step(bounds);
     let reach = step * GRID_HALF as f32;
     let point = |x: f32, y: f32| MeshVertex {
         position: [x, y, 0.0],
@@ -130,6 +147,17 @@ impl GpuGrid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scrolled_ground_wraps_into_one_step() {
+        let bounds = (Vec3::splat(-20.0), Vec3::splat(20.0));
+        let step = grid_step(bounds);
+        assert_eq!(grid_shift(bounds, Vec3::ZERO), Vec3::ZERO);
+        let shift = grid_shift(bounds, Vec3::new(-2.5 * step, step * 0.25, 40.0));
+        assert!((shift - Vec3::new(0.5 * step, 0.25 * step, 0.0)).length() < 1e-4, "{shift}");
+        assert_eq!(grid_shift(bounds, Vec3::new(f32::NAN, f32::INFINITY, 0.0)), Vec3::ZERO);
+        assert_eq!(grid_shift(bounds, Vec3::new(-3.0 * step, 7.0 * step, 0.0)), Vec3::ZERO);
+    }
 
     #[test]
     fn the_grid_is_21_lines_each_way_on_the_ground() {

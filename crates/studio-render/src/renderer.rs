@@ -49,6 +49,9 @@ pub struct RenderOptions {
     pub game_shading: bool,
     /// The light: direction (relative to the view), colour and ambient level.
     pub light: crate::light::Light,
+    /// How far the ground has scrolled under the model (its X and Y; the sequence's linear
+    /// movement, negated, to show a model walking in place).
+    pub ground_offset: glam::Vec3,
 }
 
 impl Default for RenderOptions {
@@ -68,6 +71,7 @@ impl Default for RenderOptions {
             background: [48, 52, 60],
             game_shading: true,
             light: crate::light::Light::default(),
+            ground_offset: glam::Vec3::ZERO,
         }
     }
 }
@@ -110,8 +114,13 @@ pub struct Renderer {
     frame_bind_group: wgpu::BindGroup,
     /// The ground grid's frame uniform: the frame's, fully opaque.
     grid_frame_buffer: wgpu::Buffer,
-    /// Bind group 0 of the ground grid: its frame uniform, and bones whose first is the identity.
+    /// Bind group 0 of the ground grid: its frame uniform, and bones whose first places it
+    /// (the identity, or shifted as the ground scrolls).
     grid_bind_group: wgpu::BindGroup,
+    /// The grid's bones.
+    grid_bones_buffer: wgpu::Buffer,
+    /// Where the grid's bone last put it.
+    grid_shift: glam::Vec3,
     /// Layout of a texture's bind group (group 1).
     pub texture_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -227,7 +236,8 @@ impl Renderer {
             &wgpu::util::BufferInitDescriptor {
                 label: Some("ground grid bones"),
                 contents: bytemuck::bytes_of(&*grid_bones),
-                usage: bones_binding.usage(),
+                // Written when the ground scrolls.
+                usage: bones_binding.usage() | wgpu::BufferUsages::COPY_DST,
             },
         );
         let grid_bind_group = frame_group("ground grid bind group", &grid_frame_buffer, &grid_bones_buffer);
@@ -261,6 +271,8 @@ impl Renderer {
             frame_bind_group,
             grid_frame_buffer,
             grid_bind_group,
+            grid_bones_buffer,
+            grid_shift: glam::Vec3::ZERO,
             texture_layout,
             sampler,
             line_buffer: None,
@@ -361,6 +373,12 @@ impl Renderer {
             let mut grid = frame;
             grid.options[1] = 1.0;
             write(&self.grid_frame_buffer, bytemuck::bytes_of(&grid));
+            let shift = crate::grid::grid_shift(model.bounds, options.ground_offset);
+            if shift != self.grid_shift {
+                let bone = Mat4::from_translation(shift).to_cols_array_2d();
+                write(&self.grid_bones_buffer, bytemuck::bytes_of(&bone));
+                self.grid_shift = shift;
+            }
         }
         write(&self.bones_buffer, &bytemuck::bytes_of(&*self.bones)[..used]);
         // The moving meshes (flexed faces, eyes), in every LOD that draws them, when they moved.

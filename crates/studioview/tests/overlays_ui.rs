@@ -64,3 +64,30 @@ fn normals_hull_and_bone_weights_from_the_display_panel() {
     h.state_mut().state.apply(Command::SelectBone(Some(1)));
     assert_eq!(h.state().state.render_options().overlay.weights, WeightView::Bone(1));
 }
+
+#[test]
+fn the_ground_scrolls_back_by_a_walks_movement() {
+    let mut h = harness(StudioApp::new(Settings::default(), None));
+    h.run_steps(2);
+    let walk =
+        h.state().state.model().sequences.iter().position(|s| s.label == "walk").expect("the demo walks");
+    let state = &mut h.state_mut().state;
+    state.apply(Command::SelectSequence(walk));
+    if state.playing {
+        state.apply(Command::TogglePlay);
+    }
+    state.apply(Command::SetFrame(10.0));
+    h.run_steps(2);
+    assert_eq!(h.state().state.render_options().ground_offset, glam::Vec3::ZERO, "off by default");
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Scroll the ground").click();
+    h.run_steps(2);
+    let state = &h.state().state;
+    let sequence = &state.model().sequences[walk];
+    let moved = studio_pose::playback::movement_at(sequence, 10.0);
+    assert!(moved.x > 1.0, "the walk has gone forward by frame 10: {moved}");
+    assert!((state.render_options().ground_offset + moved).length() < 1e-4, "the ground goes back as far");
+    // Moving the model along the ground instead: the ground stays.
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Move along the ground").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.render_options().ground_offset, glam::Vec3::ZERO);
+}

@@ -92,6 +92,9 @@ pub struct Settings {
     pub weights: Weights,
     /// The player's standing and crouching hulls at the origin.
     pub player_hull: bool,
+    /// Scroll the ground under the model by the sequence's linear movement (while the model
+    /// is not moved along it), so that a walk looks like a walk.
+    pub scroll_ground: bool,
 }
 
 /// How the Display panel's bone weights view colours the mesh.
@@ -147,6 +150,7 @@ impl Default for Settings {
             normals: false,
             weights: Weights::Off,
             player_hull: false,
+            scroll_ground: false,
         }
     }
 }

@@ -131,6 +131,24 @@ impl AppState {
                 None => studio_render::WeightView::PerBone,
             },
         };
+        options.ground_offset = self.ground_offset();
         options
+    }
+
+    /// How far the ground has scrolled under a Half-Life model walking in place: the sequence's
+    /// linear movement so far, negated, while "Scroll the ground" is on and the model is not
+    /// moved along it instead.
+    fn ground_offset(&self) -> Vec3 {
+        let s = &self.settings;
+        if !s.scroll_ground || s.apply_movement || self.source.is_some() {
+            return Vec3::ZERO;
+        }
+        match self.loaded.model.sequences.get(self.sequence) {
+            Some(sequence) => {
+                -(studio_pose::playback::movement_at(sequence, self.frame)
+                    + sequence.linear_movement * self.loops)
+            }
+            None => Vec3::ZERO,
+        }
     }
 }

@@ -135,9 +135,16 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
                 "linear movement {movement} over the sequence ({:.1} units/s)",
                 studio_pose::playback::ground_speed(&sequence)
             ));
-            if ui.checkbox(&mut state.settings.apply_movement, "Move along the ground").changed() {
-                state.invalidate();
-            }
+            ui.horizontal(|ui| {
+                if ui.checkbox(&mut state.settings.apply_movement, "Move along the ground").changed() {
+                    state.invalidate();
+                }
+                ui.add_enabled(
+                    !state.settings.apply_movement,
+                    egui::Checkbox::new(&mut state.settings.scroll_ground, "Scroll the ground"),
+                )
+                .on_hover_text("The ground moves under the model by its movement, as if it walked in place");
+            });
         }
         ui.horizontal(|ui| {
             ui.checkbox(&mut state.looping, "Loop");
