@@ -372,6 +372,8 @@ impl Renderer {
         if options.overlay.grid {
             let mut grid = frame;
             grid.options[1] = 1.0;
+            // The ground is not the model: never in the bone weights' colours.
+            grid.debug[0] = 0.0;
             write(&self.grid_frame_buffer, bytemuck::bytes_of(&grid));
             let shift = crate::grid::grid_shift(model.bounds, options.ground_offset);
             if shift != self.grid_shift {

@@ -156,23 +156,28 @@ fn the_player_hulls_are_each_engines() {
 }
 
 #[test]
-fn the_ground_scrolls_by_whole_steps_back_to_where_it_was() {
+fn the_ground_scrolls_by_whole_steps_and_keeps_its_colour() {
     let Some(context) = context() else { return };
     let model = squares(Engine::GoldSrc);
     let step = studio_render::grid_step(model.bounds);
-    let draw_ground = |offset: Vec3| {
+    let draw_ground = |offset: Vec3, weights: WeightView| {
         let camera = Camera::framing(Vec3::splat(-30.0), Vec3::splat(30.0), 30.0, 30.0);
         let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, 1);
         let gpu = renderer.upload(&model);
         let target = OffscreenTarget::new(&context, SIZE, SIZE, 1);
-        let options = RenderOptions { mesh: false, ground_offset: offset, ..RenderOptions::default() };
+        let mut options = RenderOptions { mesh: false, ground_offset: offset, ..RenderOptions::default() };
+        options.overlay.weights = weights;
         let skinning = [Affine3A::IDENTITY; 2];
         let pose = FramePose { skinning: &skinning, bones: &skinning, ..FramePose::default() };
         let scene = Scene { pose, camera: &camera, options: &options };
         studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene).unwrap().pixels
     };
-    let still = draw_ground(Vec3::ZERO);
-    let half = draw_ground(Vec3::new(step * 0.5, 0.0, 0.0));
+    let still = draw_ground(Vec3::ZERO, WeightView::Off);
+    let half = draw_ground(Vec3::new(step * 0.5, 0.0, 0.0), WeightView::Off);
     assert!(half != still, "half a step moves the lines");
-    assert!(draw_ground(Vec3::new(-3.0 * step, 2.0 * step, 0.0)) == still, "whole steps look the same");
+    let whole = draw_ground(Vec3::new(-3.0 * step, 2.0 * step, 0.0), WeightView::Off);
+    assert!(whole == still, "whole steps look the same");
+    // The ground keeps its colour in the bone weights view (it is drawn by the mesh's shader).
+    assert!(draw_ground(Vec3::ZERO, WeightView::PerBone) == still, "the ground is not weighted");
+    assert!(draw_ground(Vec3::ZERO, WeightView::Bone(0)) == still);
 }
