@@ -145,8 +145,14 @@ fn studio_factor(level: f32) -> vec3<f32> {
     return srgb_to_linear(min(level * frame.light_color.rgb, vec3<f32>(1.0)));
 }
 
-@vertex
-fn vs_main(in: VertexIn) -> VertexOut {
+// A vertex skinned: its position in the posed model, and the matrix that turns its normal and
+// tangent.
+struct Skinned {
+    position: vec3<f32>,
+    turn: mat3x3<f32>,
+};
+
+fn skinned(in: VertexIn) -> Skinned {
     let b = min(in.bones.xyz, vec3<u32>(255u));
     let m0 = bones.model_from_bone[b.x];
     let m1 = bones.model_from_bone[b.y];
@@ -158,8 +164,15 @@ fn vs_main(in: VertexIn) -> VertexOut {
         skin += m2 * in.weights.z;
         turn += m2 * in.normal_weights.z;
     }
-    let position = skin * vec4<f32>(in.position, 1.0);
-    let turn3 = mat3x3<f32>(turn[0], turn[1], turn[2]);
+    return Skinned(skin * vec4<f32>(in.position, 1.0), mat3x3<f32>(turn[0], turn[1], turn[2]));
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let b = min(in.bones.xyz, vec3<u32>(255u));
+    let skin = skinned(in);
+    let position = skin.position;
+    let turn3 = skin.turn;
     let normal = normalize(turn3 * in.normal);
     var out: VertexOut;
     // Only game shading reads them: the plain pipeline compiles neither.
@@ -285,19 +298,9 @@ fn fs_wire(in: VertexOut) -> @location(0) vec4<f32> {
 // position along its skinned normal, frame.debug.z long; corner 0 is the start, 1 the end.
 @vertex
 fn vs_normal(in: VertexIn, @builtin(vertex_index) corner: u32) -> NormalOut {
-    let b = min(in.bones.xyz, vec3<u32>(255u));
-    let m0 = bones.model_from_bone[b.x];
-    let m1 = bones.model_from_bone[b.y];
-    var skin = m0 * in.weights.x + m1 * in.weights.y;
-    var turn = m0 * in.normal_weights.x + m1 * in.normal_weights.y;
-    if BONE_SLOTS > 2u {
-        let m2 = bones.model_from_bone[b.z];
-        skin += m2 * in.weights.z;
-        turn += m2 * in.normal_weights.z;
-    }
-    let position = skin * vec4<f32>(in.position, 1.0);
-    let normal = normalize(mat3x3<f32>(turn[0], turn[1], turn[2]) * in.normal);
-    let end = position + normal * frame.debug.z * f32(min(corner, 1u));
+    let skin = skinned(in);
+    let normal = normalize(skin.turn * in.normal);
+    let end = skin.position + normal * frame.debug.z * f32(min(corner, 1u));
     var out: NormalOut;
     out.clip = frame.clip_from_model * vec4<f32>(end, 1.0);
     return out;
