@@ -45,6 +45,8 @@ pub struct SourceDoc {
     pub flex_groups: Vec<crate::flex_groups::FlexGroup>,
     /// Where the eyes look, in model space; `None`: at the camera.
     pub eye_target: Option<Vec3>,
+    /// Whole loops of the shown sequence played since it was chosen (for its movement).
+    pub loops: f32,
     /// Normalised pose parameters, reused.
     normalised: Vec<f32>,
 }
@@ -78,6 +80,7 @@ impl SourceDoc {
             flex,
             flex_groups,
             eye_target: None,
+            loops: 0.0,
             normalised,
         };
         doc.evaluate();
@@ -158,6 +161,17 @@ impl SourceDoc {
         rig.sequence(self.sequence).map_or(0.0, |seq| playback::cycle_rate(rig, seq, &self.normalised))
     }
 
+    /// How far the shown sequence's movement has taken the model: its animations' movement
+    /// pieces at the cycle plus the loops played (`Studio_SeqMovement`), at the pose
+    /// parameters of the last evaluation.
+    pub fn movement(&self) -> Vec3 {
+        let rig = self.evaluator.rig();
+        rig.sequence(self.sequence).map_or(Vec3::ZERO, |seq| {
+            let moved = playback::sequence_movement(rig, seq, &self.normalised, self.cycle + self.loops).0;
+            if moved.is_finite() { moved } else { Vec3::ZERO }
+        })
+    }
+
     /// Frames of the shown sequence: those of its first animation (1 without one).
     pub fn frames(&self) -> usize {
         let rig = self.evaluator.rig();
@@ -210,6 +224,8 @@ impl SourceDoc {
         let to = if !next.is_finite() {
             from
         } else if looping {
+            // Bounded: a file's absurd rate or a long stall cannot run the count away.
+            self.loops = (self.loops + next.floor()).clamp(-1.0e6, 1.0e6);
             next - next.floor()
         } else {
             next.clamp(0.0, 1.0)

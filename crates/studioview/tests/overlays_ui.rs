@@ -91,3 +91,35 @@ fn the_ground_scrolls_back_by_a_walks_movement() {
     h.run_steps(2);
     assert_eq!(h.state().state.render_options().ground_offset, glam::Vec3::ZERO);
 }
+
+#[test]
+fn the_ground_scrolls_back_by_a_source_sequences_movement() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let model = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let mut h = harness(StudioApp::new(Settings::default(), Some(model)));
+    h.run_steps(2);
+    let state = &mut h.state_mut().state;
+    if state.playing {
+        state.apply(Command::TogglePlay);
+    }
+    state.settings.scroll_ground = true;
+    // The first sequence whose movement takes the model somewhere by half its cycle.
+    let count = state.source.as_ref().unwrap().doc.num_sequences();
+    let mut moving = None;
+    for sequence in 0..count {
+        state.apply(Command::SelectSequence(sequence));
+        state.apply(Command::SetCycle(0.5));
+        let moved = state.source.as_ref().unwrap().doc.movement();
+        if moved.length() > 0.5 {
+            moving = Some(moved);
+            break;
+        }
+    }
+    let moved = moving.expect("anim48 has a sequence that moves");
+    assert!(
+        (state.render_options().ground_offset + moved).length() < 1e-4,
+        "the ground goes back as far: {moved}"
+    );
+    state.settings.scroll_ground = false;
+    assert_eq!(state.render_options().ground_offset, glam::Vec3::ZERO);
+}

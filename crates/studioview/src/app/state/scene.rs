@@ -135,12 +135,20 @@ impl AppState {
         options
     }
 
-    /// How far the ground has scrolled under a Half-Life model walking in place: the sequence's
-    /// linear movement so far, negated, while "Scroll the ground" is on and the model is not
-    /// moved along it instead.
+    /// How far the ground has scrolled under a model walking in place: the sequence's movement
+    /// so far, negated, while "Scroll the ground" is on and the model is not moved along it
+    /// instead (Half-Life: its linear movement and the loops played; Source: its animations'
+    /// movement pieces and loops).
     fn ground_offset(&self) -> Vec3 {
         let s = &self.settings;
-        if !s.scroll_ground || s.apply_movement || self.source.is_some() {
+        if !s.scroll_ground {
+            return Vec3::ZERO;
+        }
+        // Source models are never moved along the ground (the setting is Half-Life's).
+        if let Some(view) = self.source.as_deref() {
+            return -view.doc.movement();
+        }
+        if s.apply_movement {
             return Vec3::ZERO;
         }
         match self.loaded.model.sequences.get(self.sequence) {

@@ -15,6 +15,7 @@ impl AppState {
                 if sequence < doc.num_sequences() {
                     doc.sequence = sequence;
                     doc.cycle = 0.0;
+                    doc.loops = 0.0;
                     self.looping = doc.looping();
                     self.event_log.clear();
                 }

@@ -126,6 +126,9 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
                     .weak(),
             );
         });
+        ui.checkbox(&mut state.settings.scroll_ground, "Scroll the ground").on_hover_text(
+            "The ground moves under the model by its sequence's movement, as if it walked in place",
+        );
         return;
     }
     if let Some(sequence) = state.model().sequences.get(state.sequence).cloned() {
