@@ -4,8 +4,8 @@
 struct Frame {
     clip_from_model: mat4x4<f32>,
     view_from_model: mat4x4<f32>,
-    // xyz: direction the light travels, in model space; w: the lighting rule, 0 Half-Life's
-    // studio renderer, 1 Source's ambient cube and directional light (docs/lighting.md).
+    // xyz: direction the light travels, in model space; w: unused (the lighting rule is the
+    // mesh pipeline's SOURCE_LIGHTING constant, docs/lighting.md).
     light: vec4<f32>,
     // x: 1 for flat shading; y: mesh opacity; z: 1 to light the mesh; w: unused.
     options: vec4<f32>,

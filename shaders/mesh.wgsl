@@ -54,6 +54,11 @@ override BONE_SLOTS: u32 = 3u;
 // materials that have any of it.
 override GAME_SHADING: bool = false;
 
+// Whether the model is lit by Source's rule (the ambient cube and a directional light) rather
+// than Half-Life's studio renderer (docs/lighting.md). A constant at pipeline creation: a model
+// is of one engine, and each pipeline computes its rule alone.
+override SOURCE_LIGHTING: bool = false;
+
 @group(0) @binding(1) var<storage, read> bones: Bones;
 @group(1) @binding(0) var skin_texture: texture_2d<f32>;
 @group(1) @binding(1) var skin_sampler: sampler;
@@ -180,8 +185,10 @@ fn vs_main(in: VertexIn) -> VertexOut {
         out.tangent = vec4<f32>(turn3 * in.tangent.xyz, in.tangent.w);
         out.uv2 = in.texel2;
     }
-    // Half-Life's lighting is per vertex; Source's models (light.w 1) do not read it.
-    out.studio_light = studio_factor(goldsrc_level(dot(normal, frame.light.xyz), texture_params.tint.w > 0.5));
+    // Half-Life's lighting is per vertex; Source's pipelines compile none of it.
+    if !SOURCE_LIGHTING {
+        out.studio_light = studio_factor(goldsrc_level(dot(normal, frame.light.xyz), texture_params.tint.w > 0.5));
+    }
     out.weight_color = weight_color(b, in.weights);
     out.clip = frame.clip_from_model * vec4<f32>(position, 1.0);
     out.model_position = position;
@@ -202,16 +209,18 @@ fn lit_color(in: VertexOut, albedo: vec3<f32>) -> vec3<f32> {
     let face = normalize(cross(dpdx(in.model_position), dpdy(in.model_position)));
     let flat_normal = select(face, -face, dot(face, frame.light.xyz) > 0.0);
     let flat_view = frame.options.x > 0.5;
-    let n = select(normalize(in.normal), flat_normal, flat_view);
-    // Per pixel, sRGB's decoding by a cubic (within 0.5%): pow on every pixel would cost a
-    // software renderer more than the rest of the lighting.
-    let flat_level = goldsrc_level(dot(flat_normal, frame.light.xyz), texture_params.tint.w > 0.5);
-    let c = min(flat_level * frame.light_color.rgb, vec3<f32>(1.0));
-    let flat_factor = c * (c * (c * 0.3053 + 0.6822) + 0.0125);
-    let studio = select(in.studio_light, flat_factor, flat_view);
-    let diffuse = max(dot(n, -frame.light.xyz), 0.0);
-    let source = vec3<f32>(frame.light_color.w) + frame.light_color.rgb * diffuse;
-    let light = select(studio, source, frame.light.w > 0.5);
+    var light: vec3<f32>;
+    // A constant at pipeline creation: the other rule compiles away.
+    if SOURCE_LIGHTING {
+        let n = select(normalize(in.normal), flat_normal, flat_view);
+        light = vec3<f32>(frame.light_color.w) + frame.light_color.rgb * max(dot(n, -frame.light.xyz), 0.0);
+    } else {
+        // Per pixel, sRGB's decoding by a cubic (within 0.5%): pow on every pixel would cost a
+        // software renderer more than the rest of the lighting.
+        let flat_level = goldsrc_level(dot(flat_normal, frame.light.xyz), texture_params.tint.w > 0.5);
+        let c = min(flat_level * frame.light_color.rgb, vec3<f32>(1.0));
+        light = select(in.studio_light, c * (c * (c * 0.3053 + 0.6822) + 0.0125), flat_view);
+    }
     // Unlit when options.z is 0 (fullbright view) or the material is self-lit; `|` rather than
     // `||`, which would be a branch.
     let unlit = (frame.options.z < 0.5) | (texture_params.flags.x > 0.5) | (texture_params.flags.w > 0.5);

@@ -36,14 +36,6 @@ impl Engine {
             Self::Source => SOURCE_AMBIENT,
         }
     }
-
-    /// The value of the shaders' `frame.light.w`.
-    pub(crate) fn shader_value(self) -> f32 {
-        match self {
-            Self::GoldSrc => 0.0,
-            Self::Source => 1.0,
-        }
-    }
 }
 
 /// Half-Life's ambient light level, of 1 (32 of 255: `g_ambientlight`).

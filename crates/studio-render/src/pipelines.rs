@@ -1,9 +1,9 @@
 //! The renderer's pipelines, each created the first time a draw needs it.
 //!
-//! There are thirty-six (mesh: three blends × culling or not × plain or game shading,
-//! wireframe, vertex normals, and the ground grid depth-tested or x-ray, each for two or three
-//! bone slots; overlay lines and translucent solids, depth-tested or x-ray), and a model's first
-//! frame uses two or three of them.
+//! There are sixty-four slots (mesh: three blends × culling or not × plain or game shading ×
+//! Half-Life's or Source's lighting, and the ground grid depth-tested or x-ray × either
+//! lighting, wireframe and vertex normals, each for two or three bone slots; overlay lines and
+//! translucent solids, depth-tested or x-ray), and a model's first frame uses two or three.
 //! Creating one costs about 2 ms on Mesa's software Vulkan driver (SPIR-V to NIR, optimised),
 //! so creating all of them up front put 20 ms before the viewer's first frame.
 
@@ -30,12 +30,14 @@ pub(crate) enum PipelineId {
     /// The textured mesh; `double_sided` draws back faces too; `game` shades as the game does
     /// (normal maps, phong, light warps, masked self-illumination: mesh.wgsl's
     /// `GAME_SHADING`).
-    Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots, game: bool },
+    /// `source` lights it by Source's rule (mesh.wgsl's `SOURCE_LIGHTING`), otherwise by
+    /// Half-Life's: a constant, so that each pipeline computes one rule.
+    Mesh { blend: MeshBlend, double_sided: bool, slots: BoneSlots, game: bool, source: bool },
     /// The mesh's triangle edges.
     Wire { slots: BoneSlots },
     /// The ground grid's lines (`grid.rs`): depth-tested, the opaque mesh pipeline in all but
     /// the primitive; x-ray ones over everything.
-    Grid { xray: bool, slots: BoneSlots },
+    Grid { xray: bool, slots: BoneSlots, source: bool },
     /// Overlay lines; x-ray ones are drawn over everything.
     Lines { xray: bool },
     /// Translucent overlay triangles.
@@ -45,27 +47,32 @@ pub(crate) enum PipelineId {
 }
 
 /// How many pipelines there are.
-const COUNT: usize = 36;
+const COUNT: usize = 64;
 
 impl PipelineId {
     /// Each pipeline's place in [`Pipelines`].
     fn slot(self) -> usize {
+        let three = |slots: BoneSlots| usize::from(slots == BoneSlots::Three);
         match self {
-            Self::Mesh { blend, double_sided, slots, game } => {
+            Self::Mesh { blend, double_sided, slots, game, source } => {
                 let blend = match blend {
                     MeshBlend::Opaque => 0,
                     MeshBlend::Blended => 1,
                     MeshBlend::Additive => 2,
                 };
-                let plain =
-                    blend + 3 * usize::from(double_sided) + 6 * usize::from(slots == BoneSlots::Three);
-                if game { 22 + plain } else { plain }
+                blend
+                    + 3 * usize::from(double_sided)
+                    + 6 * three(slots)
+                    + 12 * usize::from(game)
+                    + 24 * usize::from(source)
             }
-            Self::Wire { slots } => 12 + usize::from(slots == BoneSlots::Three),
-            Self::Lines { xray } => 14 + usize::from(xray),
-            Self::Solids { xray } => 16 + usize::from(xray),
-            Self::Grid { xray, slots } => 18 + usize::from(xray) + 2 * usize::from(slots == BoneSlots::Three),
-            Self::Normals { slots } => 34 + usize::from(slots == BoneSlots::Three),
+            Self::Wire { slots } => 48 + three(slots),
+            Self::Lines { xray } => 50 + usize::from(xray),
+            Self::Solids { xray } => 52 + usize::from(xray),
+            Self::Grid { xray, slots, source } => {
+                54 + usize::from(xray) + 2 * three(slots) + 4 * usize::from(source)
+            }
+            Self::Normals { slots } => 62 + three(slots),
         }
     }
 }
@@ -149,6 +156,7 @@ impl Pipelines {
             module: &self.mesh_module,
             bone_slots: Some(slots),
             game_shading: false,
+            source_lighting: false,
             layout: &self.mesh_layout,
             vertex: "vs_main",
             fragment: "fs_main",
@@ -164,6 +172,7 @@ impl Pipelines {
             module: &self.overlay_module,
             bone_slots: None,
             game_shading: false,
+            source_lighting: false,
             layout: &self.overlay_layout,
             vertex: "vs_main",
             fragment: "fs_main",
@@ -183,17 +192,27 @@ impl Pipelines {
             alpha: wgpu::BlendComponent::OVER,
         };
         let kind = match id {
-            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided, slots, game } => {
-                PipelineKind { game_shading: game, ..mesh("mesh opaque", None, true, double_sided, slots) }
+            PipelineId::Mesh { blend: MeshBlend::Opaque, double_sided, slots, game, source } => {
+                PipelineKind {
+                    game_shading: game,
+                    source_lighting: source,
+                    ..mesh("mesh opaque", None, true, double_sided, slots)
+                }
             }
-            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided, slots, game } => PipelineKind {
-                game_shading: game,
-                ..mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided, slots)
-            },
-            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided, slots, game } => PipelineKind {
-                game_shading: game,
-                ..mesh("mesh additive", Some(additive), false, double_sided, slots)
-            },
+            PipelineId::Mesh { blend: MeshBlend::Blended, double_sided, slots, game, source } => {
+                PipelineKind {
+                    game_shading: game,
+                    source_lighting: source,
+                    ..mesh("mesh blended", Some(wgpu::BlendState::ALPHA_BLENDING), false, double_sided, slots)
+                }
+            }
+            PipelineId::Mesh { blend: MeshBlend::Additive, double_sided, slots, game, source } => {
+                PipelineKind {
+                    game_shading: game,
+                    source_lighting: source,
+                    ..mesh("mesh additive", Some(additive), false, double_sided, slots)
+                }
+            }
             PipelineId::Wire { slots } => PipelineKind {
                 label: "mesh wireframe",
                 fragment: "fs_wire",
@@ -210,15 +229,17 @@ impl Pipelines {
             },
             // Lines, and no other difference from the opaque mesh: lavapipe then finds the code
             // compiled for the mesh (see grid.rs).
-            PipelineId::Grid { xray: false, slots } => PipelineKind {
+            PipelineId::Grid { xray: false, slots, source } => PipelineKind {
                 label: "ground grid",
                 topology: wgpu::PrimitiveTopology::LineList,
+                source_lighting: source,
                 ..mesh("", None, true, false, slots)
             },
-            PipelineId::Grid { xray: true, slots } => PipelineKind {
+            PipelineId::Grid { xray: true, slots, source } => PipelineKind {
                 label: "ground grid x-ray",
                 topology: wgpu::PrimitiveTopology::LineList,
                 depth_test: false,
+                source_lighting: source,
                 ..mesh("", None, false, false, slots)
             },
             PipelineId::Lines { xray: false } => {
@@ -242,6 +263,7 @@ impl Pipelines {
             [
                 ("BONE_SLOTS", f64::from(slots.count())),
                 ("GAME_SHADING", f64::from(u8::from(kind.game_shading))),
+                ("SOURCE_LIGHTING", f64::from(u8::from(kind.source_lighting))),
             ]
         });
         let compilation_options = wgpu::PipelineCompilationOptions {
@@ -302,6 +324,8 @@ struct PipelineKind<'a> {
     bone_slots: Option<BoneSlots>,
     /// The mesh shader's `GAME_SHADING`.
     game_shading: bool,
+    /// The mesh shader's `SOURCE_LIGHTING`.
+    source_lighting: bool,
     layout: &'a wgpu::PipelineLayout,
     vertex: &'a str,
     fragment: &'a str,
@@ -327,12 +351,14 @@ mod tests {
         for slots in [BoneSlots::Two, BoneSlots::Three] {
             ids.push(PipelineId::Wire { slots });
             ids.push(PipelineId::Normals { slots });
-            ids.push(PipelineId::Grid { xray: false, slots });
-            ids.push(PipelineId::Grid { xray: true, slots });
-            for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
-                for double_sided in [false, true] {
-                    for game in [false, true] {
-                        ids.push(PipelineId::Mesh { blend, double_sided, slots, game });
+            for source in [false, true] {
+                ids.push(PipelineId::Grid { xray: false, slots, source });
+                ids.push(PipelineId::Grid { xray: true, slots, source });
+                for blend in [MeshBlend::Opaque, MeshBlend::Blended, MeshBlend::Additive] {
+                    for double_sided in [false, true] {
+                        for game in [false, true] {
+                            ids.push(PipelineId::Mesh { blend, double_sided, slots, game, source });
+                        }
                     }
                 }
             }

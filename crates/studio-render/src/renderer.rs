@@ -326,7 +326,7 @@ impl Renderer {
         let frame = FrameUniform {
             clip_from_model: clip_from_model.to_cols_array_2d(),
             view_from_model: view_from_model.to_cols_array_2d(),
-            light: [light.x, light.y, light.z, model.engine.shader_value()],
+            light: [light.x, light.y, light.z, 0.0],
             light_color: [r, g, b, options.light.ambient_for(model.engine)],
             debug: [
                 match options.overlay.weights {
@@ -445,6 +445,7 @@ impl Renderer {
                                 double_sided,
                                 slots: gpu.bone_slots,
                                 game: options.game_shading && texture.game_shaded,
+                                source: gpu.engine == crate::light::Engine::Source,
                             }));
                             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
                             pass.draw_indexed(0..mesh.index_count, 0, 0..1);
@@ -492,7 +493,8 @@ impl Renderer {
 
     /// Records the ground grid's draw, x-ray or depth-tested; leaves the grid's bind groups bound.
     fn draw_grid(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, xray: bool) {
-        pass.set_pipeline(self.pipelines.get(PipelineId::Grid { xray, slots: gpu.bone_slots }));
+        let source = gpu.engine == crate::light::Engine::Source;
+        pass.set_pipeline(self.pipelines.get(PipelineId::Grid { xray, slots: gpu.bone_slots, source }));
         pass.set_bind_group(0, &self.grid_bind_group, &[]);
         pass.set_bind_group(1, &gpu.grid.material.bind_group, &[]);
         pass.set_vertex_buffer(0, gpu.grid.vertices.slice(..));

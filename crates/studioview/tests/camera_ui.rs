@@ -50,7 +50,9 @@ fn a_view_model_opens_at_the_players_eye_with_the_games_fov() {
     assert!(camera.forward().abs_diff_eq(Vec3::X, 1e-6), "looking down +X");
     assert!((camera.game_fov() - 90.0).abs() < 1e-3, "Half-Life's 90: {}", camera.game_fov());
 
-    // First person offers the crosshair and guidelines, on and off.
+    // The Camera section, opened: first person offers the crosshair and guidelines.
+    h.get_by_label("Camera").click();
+    h.run_steps(2);
     assert!(h.state().state.settings.crosshair);
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Guidelines").click();
     h.run_steps(2);
@@ -103,6 +105,8 @@ fn axis_keys_orthographic_free_look_a_saved_view_and_hidden_panels() {
     }
 
     // Orthographic from the Camera section.
+    h.get_by_label("Camera").click();
+    h.run_steps(2);
     h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Orthographic").click();
     h.run_steps(2);
     assert!(h.state().state.camera.orthographic);

@@ -53,7 +53,10 @@ fn ctrl_drag_turns_the_light_and_the_section_sets_its_colour_ambient_and_msaa() 
     // The render options carry it.
     assert_eq!(h.state().state.render_options().light.yaw_deg, light.0);
 
-    // The ambient slider is the engine's (Half-Life's 32 of 255) until it is moved.
+    // The Light section, opened: the ambient slider is the engine's (Half-Life's 32 of 255)
+    // until it is moved.
+    h.get_by_label("Light").click();
+    h.run_steps(2);
     assert_eq!(h.state().state.settings.ambient, None);
     assert_eq!(
         h.state().state.render_options().light.ambient_for(studio_render::Engine::GoldSrc),

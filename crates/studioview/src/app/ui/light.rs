@@ -5,13 +5,18 @@ use studio_render::Engine;
 
 use crate::app::state::AppState;
 
-/// The Light section.
+/// The Light section, closed until opened (as the Camera section, for the same reason).
 pub fn light_ui(ui: &mut egui::Ui, state: &mut AppState, software: bool) {
+    egui::CollapsingHeader::new("Light").default_open(false).show(ui, |ui| light_fields(ui, state, software));
+}
+
+/// The Light section's fields.
+fn light_fields(ui: &mut egui::Ui, state: &mut AppState, software: bool) {
     let rule = if state.source.is_some() { Engine::Source } else { Engine::GoldSrc };
     let s = &mut state.settings;
     ui.horizontal(|ui| {
         ui.color_edit_button_srgb(&mut s.light_color);
-        ui.label("Light").on_hover_text(
+        ui.label("Colour").on_hover_text(
             "Ctrl+drag in the viewport turns the light; it turns with the view. Half-Life models \
              are lit by the studio renderer's rule, Source models by an ambient cube and one light \
              (docs/lighting.md).",
