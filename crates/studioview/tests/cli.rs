@@ -7,7 +7,11 @@ use std::process::{Command, Output, Stdio};
 use studio_testing::shared;
 
 fn studioview(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("run studioview")
+    // Starting the process is tried again when the system fails to start it at all: under Wine,
+    // with many tests starting processes at once, CreateProcess now and then answers "Internal
+    // error" (1359). A command that ran and failed is never run again.
+    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
+    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
 }
 
 fn text(bytes: &[u8]) -> String {
