@@ -125,14 +125,9 @@ impl Light {
         let color = self.color.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 1.0 });
         match rule {
             Engine::GoldSrc => color,
-            Engine::Source => color.map(srgb_to_linear),
+            Engine::Source => color.map(crate::overlay::srgb_to_linear),
         }
     }
-}
-
-/// sRGB's decoding of one channel.
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
 #[cfg(test)]

@@ -81,11 +81,13 @@ pub enum WeightView {
 
 /// sRGB bytes and an alpha to the linear colour the render target (an sRGB format) expects.
 pub fn linear(rgb: [u8; 3], alpha: f32) -> [f32; 4] {
-    let channel = |c: u8| {
-        let c = f32::from(c) / 255.0;
-        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
-    };
-    [channel(rgb[0]), channel(rgb[1]), channel(rgb[2]), alpha]
+    let [r, g, b] = rgb.map(|c| srgb_to_linear(f32::from(c) / 255.0));
+    [r, g, b, alpha]
+}
+
+/// sRGB's decoding of one channel, 0..1.
+pub(crate) fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
 }
 
 /// The size of joint and attachment markers for a model whose box is `bounds`: 1.5% of the
