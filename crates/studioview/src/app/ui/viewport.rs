@@ -35,6 +35,22 @@ struct Gpu {
     screenshots: u32,
     /// Whether the adapter is a software renderer (asked once: the answer allocates).
     software: bool,
+    /// The most samples per pixel the adapter offers for the viewport (asked once).
+    most_samples: u32,
+}
+
+impl Gpu {
+    /// Samples per pixel for the MSAA setting ([`msaa_samples`]).
+    fn samples(&self, msaa: Option<bool>) -> u32 {
+        msaa_samples(msaa, self.software, self.most_samples)
+    }
+}
+
+/// Samples per pixel for the MSAA setting `msaa` on an adapter offering at most `most`: by
+/// default all of them on a GPU, one on a software renderer (`GpuContext::
+/// interactive_sample_count`'s rule).
+fn msaa_samples(msaa: Option<bool>, software: bool, most: u32) -> u32 {
+    if msaa.unwrap_or(!software) { most } else { 1 }
 }
 
 /// The viewport.
@@ -53,7 +69,8 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    fn gpu(&mut self, render_state: &eframe::egui_wgpu::RenderState) -> &mut Gpu {
+    /// The viewport's GPU resources, made on its first frame with the samples `msaa` asks for.
+    fn gpu(&mut self, render_state: &eframe::egui_wgpu::RenderState, msaa: Option<bool>) -> &mut Gpu {
         self.gpu.get_or_insert_with(|| {
             let context = GpuContext {
                 instance: render_state.instance.clone(),
@@ -61,9 +78,10 @@ impl Viewport {
                 device: render_state.device.clone(),
                 queue: render_state.queue.clone(),
             };
-            let samples = context.interactive_sample_count(OFFSCREEN_FORMAT);
-            let renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
             let software = context.is_software();
+            let most_samples = context.sample_count(OFFSCREEN_FORMAT);
+            let renderer =
+                Renderer::new(&context, OFFSCREEN_FORMAT, msaa_samples(msaa, software, most_samples));
             Gpu {
                 context,
                 renderer,
@@ -73,6 +91,7 @@ impl Viewport {
                 drawn: None,
                 screenshots: 0,
                 software,
+                most_samples,
             }
         })
     }
@@ -146,12 +165,8 @@ impl Viewport {
             ui.ctx().all_styles_mut(|style| style.animation_time = animation_time);
         }
         let options = warm_up_options(stage, ui.ctx().cumulative_frame_nr(), state.render_options());
-        let gpu = self.gpu(render_state);
-        let samples = match state.settings.msaa {
-            None => gpu.context.interactive_sample_count(OFFSCREEN_FORMAT),
-            Some(true) => gpu.context.sample_count(OFFSCREEN_FORMAT),
-            Some(false) => 1,
-        };
+        let gpu = self.gpu(render_state, state.settings.msaa);
+        let samples = gpu.samples(state.settings.msaa);
         if samples != gpu.renderer.sample_count {
             // MSAA turned on or off: pipelines and targets of the other sample count.
             gpu.renderer = Renderer::new(&gpu.context, OFFSCREEN_FORMAT, samples);
