@@ -95,6 +95,13 @@ impl AppState {
         self.revision
     }
 
+    /// How far the shown Half-Life sequence's linear movement has taken the model: the
+    /// movement at the frame plus the whole loops played (`None` without a sequence).
+    pub(super) fn travelled(&self) -> Option<glam::Vec3> {
+        let sequence = self.loaded.model.sequences.get(self.sequence)?;
+        Some(movement_at(sequence, self.frame) + sequence.linear_movement * self.loops)
+    }
+
     /// Evaluates the pose if anything changed.
     pub fn evaluate(&mut self) {
         if !self.dirty {
@@ -120,9 +127,8 @@ impl AppState {
             return;
         }
         if self.settings.apply_movement
-            && let Some(sequence) = self.loaded.model.sequences.get(self.sequence)
+            && let Some(offset) = self.travelled()
         {
-            let offset = movement_at(sequence, self.frame) + sequence.linear_movement * self.loops;
             for bone in &mut self.pose.bones {
                 bone.translation += glam::Vec3A::from(offset);
             }

@@ -151,12 +151,6 @@ impl AppState {
         if s.apply_movement {
             return Vec3::ZERO;
         }
-        match self.loaded.model.sequences.get(self.sequence) {
-            Some(sequence) => {
-                -(studio_pose::playback::movement_at(sequence, self.frame)
-                    + sequence.linear_movement * self.loops)
-            }
-            None => Vec3::ZERO,
-        }
+        self.travelled().map_or(Vec3::ZERO, |travelled| -travelled)
     }
 }
