@@ -227,6 +227,12 @@ impl Camera {
         }
     }
 
+    /// Whether the ground grid belongs in the picture: not in first person, where the eye is at
+    /// the ground's height and it would run through it as a line across the view.
+    pub fn shows_ground(&self) -> bool {
+        self.mode != CameraMode::FirstPerson
+    }
+
     /// Where the eye is.
     pub fn eye(&self) -> Vec3 {
         match self.mode {

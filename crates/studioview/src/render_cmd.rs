@@ -385,8 +385,7 @@ fn draw(
     camera: &Camera,
 ) -> Result<(), String> {
     let mut options = options_from_show(&args.show)?;
-    // In first person the ground would run through the eye: a line across the picture.
-    options.overlay.grid &= camera.mode != studio_render::CameraMode::FirstPerson;
+    options.overlay.grid &= camera.shows_ground();
     options.light = args.light.light();
     options.body = args.shown.body;
     options.skin = args.shown.skin;

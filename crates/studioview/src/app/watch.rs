@@ -127,7 +127,13 @@ impl Watch {
             }
         }
         self.names = files.iter().filter_map(|f| f.file_name().map(|n| n.to_os_string())).collect();
-        self.files = files.into_iter().map(|f| (stamp(&f), f)).map(|(s, f)| (f, s)).collect();
+        self.files = files
+            .into_iter()
+            .map(|f| {
+                let then = stamp(&f);
+                (f, then)
+            })
+            .collect();
         self.running = Some(running);
         self.events = Some(receiver);
         Ok(())

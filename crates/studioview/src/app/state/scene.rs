@@ -115,8 +115,7 @@ impl AppState {
         overlay.skeleton = s.skeleton;
         overlay.hitboxes = s.hitboxes;
         overlay.attachments = s.attachments;
-        // In first person the ground would run through the eye: a line across the view.
-        overlay.grid = s.ground && self.camera.mode != studio_render::CameraMode::FirstPerson;
+        overlay.grid = s.ground && self.camera.shows_ground();
         overlay.bounding_box = s.bounding_box;
         overlay.sequence_box = s.sequence_box;
         overlay.selected_bone = self.selected_bone;
