@@ -79,8 +79,17 @@ box=$(timeout 60 xdotool search --sync --onlyvisible --name '^studioview$' | hea
     || { viewer=$refused; fail "no message box within 60 s for a refused command line"; }
 import -window root "$work/message-box.png"
 echo "message box $box; screenshot: $work/message-box.png"
-xdotool windowfocus --sync "$box" 2>/dev/null || true
-xdotool key --window "$box" Return
+# Wine may show the box through a window it then replaces: a window found first can be gone by
+# the time a key is sent to it (X's BadWindow). Send Return to the box as it is now, again if
+# the window went away.
+for _ in $(seq 10); do
+    box=$(xdotool search --onlyvisible --name '^studioview$' | tail -1)
+    if [ -n "$box" ]; then
+        xdotool windowfocus --sync "$box" 2>/dev/null || true
+        xdotool key --window "$box" Return 2>/dev/null && break
+    fi
+    sleep 1
+done
 status=0
 timeout 30 tail --pid="$refused" -f /dev/null || { viewer=$refused; fail "the message box did not close on Return"; }
 wait "$refused" || status=$?
