@@ -24,6 +24,7 @@ mod grid;
 pub mod light;
 mod offscreen;
 pub mod overlay;
+mod picture;
 mod pipelines;
 mod renderer;
 pub mod scene;
@@ -42,6 +43,7 @@ pub use grid::{GRID_COLOR, GpuGrid, grid_shift, grid_step};
 pub use light::{Engine, Light};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, WeightView, hit_group_color, player_hulls};
+pub use picture::{Picture, PictureDrawer};
 pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};
 pub use scene::{
     Blend, FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,

@@ -8,6 +8,9 @@ pub const MESH: &str =
 pub const OVERLAY: &str =
     concat!(include_str!("../../../shaders/frame.wgsl"), include_str!("../../../shaders/overlay.wgsl"));
 
+/// A finished picture drawn into another pass: `shaders/picture.wgsl` (no per-frame uniform).
+pub const PICTURE: &str = include_str!("../../../shaders/picture.wgsl");
+
 /// The bones' declaration in `mesh.wgsl`, a read-only storage buffer.
 pub const BONES_STORAGE: &str = "var<storage, read> bones: Bones;";
 
@@ -18,5 +21,8 @@ pub fn mesh_with_uniform_bones() -> String {
 }
 
 /// Every shader module with the files it is made of, for validation.
-pub const ALL: [(&str, &[&str], &str); 2] =
-    [("mesh", &["frame.wgsl", "mesh.wgsl"], MESH), ("overlay", &["frame.wgsl", "overlay.wgsl"], OVERLAY)];
+pub const ALL: [(&str, &[&str], &str); 3] = [
+    ("mesh", &["frame.wgsl", "mesh.wgsl"], MESH),
+    ("overlay", &["frame.wgsl", "overlay.wgsl"], OVERLAY),
+    ("picture", &["picture.wgsl"], PICTURE),
+];

@@ -408,3 +408,84 @@ fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
     // A plain target has no such view.
     assert!(OffscreenTarget::new(&s.context, 8, 8, samples).raw_view().is_none());
 }
+
+/// Draws `target`'s picture over the middle of a `format` texture twice the image's size,
+/// cleared to grey, as the viewer's window pass does; returns the texture's bytes.
+fn picture_in_a_window(s: &Setup, format: wgpu::TextureFormat) -> Vec<u8> {
+    let device = &s.context.device;
+    let (w, h) = (SIZE.0 * 2, SIZE.1 * 2);
+    let window = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("window"),
+        size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let drawer = studio_render::PictureDrawer::new(device, format);
+    let picture = drawer.picture(device, &s.target).expect("a sampled target has a picture");
+    let view = window.create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("window pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            ..Default::default()
+        });
+        pass.set_viewport(100.0, 50.0, SIZE.0 as f32, SIZE.1 as f32, 0.0, 1.0);
+        picture.draw(&mut pass);
+    }
+    s.context.queue.submit([encoder.finish()]);
+    read_texture(&s.context, &window)
+}
+
+#[test]
+fn the_picture_drawn_into_a_window_pass_is_the_image_byte_for_byte() {
+    let Some(model) = load("fixtures/blends.mdl") else { return };
+    let Some(mut s) = setup(&model) else { return };
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let mut options = RenderOptions::default();
+    options.overlay.hitboxes = true;
+    let samples = s.renderer.sample_count;
+    let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
+    s.target = OffscreenTarget::with_usage(&s.context, SIZE.0, SIZE.1, samples, usage);
+    let image = render(&mut s, &model, &pose, &camera, &options);
+    assert!(image.pixels.chunks(4).any(|p| p != &image.pixels[..4]), "the image is blank");
+    let scope = s.context.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    // A plain window (bytes stored as they come) and an sRGB one (the picture decodes them,
+    // the target encodes them again): both hold the image's bytes where the viewport is.
+    for format in [wgpu::TextureFormat::Bgra8Unorm, wgpu::TextureFormat::Rgba8UnormSrgb] {
+        let window = picture_in_a_window(&s, format);
+        let row = (SIZE.0 * 2 * 4) as usize;
+        let mut differing = 0;
+        for y in 0..SIZE.1 as usize {
+            for x in 0..SIZE.0 as usize {
+                let at = (y + 50) * row + (x + 100) * 4;
+                let mut got = [window[at], window[at + 1], window[at + 2], window[at + 3]];
+                if format == wgpu::TextureFormat::Bgra8Unorm {
+                    got.swap(0, 2);
+                }
+                let want = &image.pixels[(y * SIZE.0 as usize + x) * 4..][..4];
+                differing += usize::from(got[..3] != want[..3]);
+            }
+        }
+        assert_eq!(differing, 0, "{format:?}: pixels differing from the image");
+        // Nothing outside the viewport: the corner and the pixel just left of it stay black.
+        assert_eq!(&window[..3], &[0, 0, 0][..], "{format:?}");
+        assert_eq!(&window[50 * row + 99 * 4..][..3], &[0, 0, 0][..], "{format:?}");
+    }
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "{error:?}");
+}

@@ -1,16 +1,19 @@
 //! The central viewport: the renderer draws the pose into a texture of the viewport's size,
-//! which egui shows; drags orbit (left) and pan (right or middle), the wheel zooms. It renders
-//! only when the scene changed, so an idle viewer does no GPU work.
+//! which the window's pass copies in ([`studio_render::Picture`], through an egui paint
+//! callback); drags orbit (left) and pan (right or middle), the wheel zooms. It renders only
+//! when the scene changed, so an idle viewer does no GPU work.
 
-use studio_render::{GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer};
+use studio_render::{
+    GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, Picture, PictureDrawer, RenderOptions, Renderer,
+};
 
 use crate::app::state::{AppState, Level};
 use crate::app::warmup::{Stage, Warmup};
 
-/// How egui samples the viewport's image. The image has the viewport's size in pixels, so
-/// nearest would be exact and a quarter of the loads on a software renderer, but egui's other
-/// textures are linear, and a second sampler state makes lavapipe compile egui's shader once
-/// more before the first frame: 80 ms later to a visible model, for no measurable saving per frame.
+/// How egui samples the viewport's image while it shows it as an egui image (the first frames,
+/// see [`Gpu::picture`]). The image has the viewport's size in pixels, so nearest would be
+/// exact, but egui's other textures are linear, and a second sampler state makes lavapipe
+/// compile egui's shader once more before the first frame: 80 ms later to a visible model.
 const SAMPLE_FILTER: eframe::wgpu::FilterMode = eframe::wgpu::FilterMode::Linear;
 
 /// What was last drawn, to tell whether the scene changed.
@@ -31,6 +34,14 @@ struct Gpu {
     model: Option<((usize, u64), GpuModel)>,
     target: Option<OffscreenTarget>,
     texture: Option<egui::TextureId>,
+    /// The pipeline copying the target's picture into the window's pass, made once a frame has
+    /// shown the whole scene: lavapipe compiles it (60–80 ms) at its first draw, which must not
+    /// hold back the first picture of the model. Until then egui shows the image itself.
+    drawer: Option<PictureDrawer>,
+    /// The target's picture for `drawer`.
+    picture: Option<Picture>,
+    /// Whether a frame has shown the whole scene (the shader warm-up over).
+    shown_whole: bool,
     drawn: Option<Drawn>,
     screenshots: u32,
     /// Whether the adapter is a software renderer (asked once: the answer allocates).
@@ -88,6 +99,9 @@ impl Viewport {
                 model: None,
                 target: None,
                 texture: None,
+                drawer: None,
+                picture: None,
+                shown_whole: false,
                 drawn: None,
                 screenshots: 0,
                 software,
@@ -202,8 +216,14 @@ impl Viewport {
                     }
                 }
             }
+            gpu.picture = gpu.drawer.as_ref().and_then(|d| d.picture(&gpu.context.device, &target));
             gpu.target = Some(target);
             gpu.drawn = None;
+        }
+        if gpu.drawer.is_none() && gpu.shown_whole {
+            let drawer = PictureDrawer::new(&gpu.context.device, render_state.target_format);
+            gpu.picture = gpu.target.as_ref().and_then(|t| drawer.picture(&gpu.context.device, t));
+            gpu.drawer = Some(drawer);
         }
         let drawn = Drawn {
             model: identity,
@@ -217,14 +237,32 @@ impl Viewport {
             draw(gpu, state, &options, screenshot);
             gpu.drawn = Some(drawn);
         }
-        if let (Some(id), Some(target)) = (gpu.texture, &gpu.target) {
+        if let Some(picture) = &gpu.picture {
+            ui.painter()
+                .add(eframe::egui_wgpu::Callback::new_paint_callback(rect, ShowPicture(picture.clone())));
+        } else if let (Some(id), Some(target)) = (gpu.texture, &gpu.target) {
             let [u, v] = target.image_uv();
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(u, v));
             ui.painter().image(id, rect, uv, egui::Color32::WHITE);
+            gpu.shown_whole |= stage == Stage::Done;
         }
         labels(ui, rect, state);
         super::camera::first_person_marks(ui, rect, state);
         super::handles::handles_ui(ui, rect, state, &mut self.drag);
+    }
+}
+
+/// The viewport's picture, drawn in the window's pass where egui calls back.
+struct ShowPicture(Picture);
+
+impl eframe::egui_wgpu::CallbackTrait for ShowPicture {
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        pass: &mut eframe::wgpu::RenderPass<'static>,
+        _resources: &eframe::egui_wgpu::CallbackResources,
+    ) {
+        self.0.draw(pass);
     }
 }
 
