@@ -9,7 +9,7 @@ use crate::scene::{Blend, Image, PhongParams, RenderMaterial};
 /// half up.
 ///
 /// It runs for every mip of every texture as a model opens, in the viewer's first frame and in
-/// the shader warm-up helper before its draw (`studioview::app::warmup`), so it works row by
+/// the shader warm-up helper before its draw (`studio_viewer::app::warmup`), so it works row by
 /// row in loops the compiler vectorizes: uploading the NS soldier's textures took 43.8 M
 /// instructions when each texel was indexed, 13.7 M now (callgrind). `rgba` holds
 /// `width × height` texels; a block row it lacks texels of is left zero.

@@ -6,9 +6,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use studio_bytes::files::FileSet;
-use studio_model::{companions_needed, is_group_file};
 
-use crate::model_files::{Games, is_archive_file, is_archived, is_mdl, models_in_archive};
+use studio_document::model_files::{Games, is_archive_file, is_archived, is_mdl, models_in_archive};
 
 /// Runs the command: exit code 0 when no model failed.
 pub fn run(paths: &[PathBuf]) -> ExitCode {
@@ -163,7 +162,7 @@ fn check_one(games: &Games, path: &Path, named: bool) -> Option<Outcome> {
             Err(error) => outcome(Status::Failed(error.reason()), 0, Vec::new(), false),
         });
     }
-    if !named && is_companion(&files, &bytes) {
+    if !named && studio_document::model_files::is_companion(&files, &bytes) {
         return None;
     }
     Some(match studio_model::load_set(&files, &bytes) {
@@ -193,19 +192,4 @@ fn collect(dir: &Path, models: &mut Vec<(PathBuf, bool)>, broken: &mut Vec<Strin
             }
         }
     }
-}
-
-/// A sequence group file (it starts with `IDSQ`), or a texture file: `nameT.mdl` beside a
-/// `name.mdl` that keeps its textures there. A name alone is not enough: `soldier_100.mdl` is
-/// not a group file of `soldier_1.mdl`.
-pub fn is_companion(files: &dyn FileSet, head: &[u8]) -> bool {
-    if is_group_file(head) {
-        return true;
-    }
-    let Some(stem) = files.path().file_stem().and_then(|s| s.to_str()) else { return false };
-    let Some(main_stem) = stem.strip_suffix(['t', 'T']).filter(|s| !s.is_empty()) else { return false };
-    files
-        .beside(&format!("{main_stem}.mdl"))
-        .and_then(|main| companions_needed(&main.bytes).ok())
-        .is_some_and(|needed| needed.texture_file)
 }

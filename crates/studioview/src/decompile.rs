@@ -6,17 +6,6 @@ use std::process::ExitCode;
 
 use studio_decompile::{DecompileError, Decompiled, stem_of};
 
-/// The `.phy` beside the Source model at `path` (`None` when there is none).
-pub fn load_phy(path: &Path) -> Result<Option<studio_source::Phy>, DecompileError> {
-    use studio_bytes::files::FileSet;
-    let Ok(files) = crate::model_files::files(path, &[]) else { return Ok(None) };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let name = name.rsplit([':', '/', '\\']).next().unwrap_or(name);
-    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    let Some(found) = files.beside(&format!("{stem}.phy")) else { return Ok(None) };
-    studio_source::parse_phy(&found.bytes).map(Some).map_err(|e| DecompileError::Phy(e.to_string()))
-}
-
 /// Decompiles the model at `path` (a file or `archive:path`), with a Source model's include
 /// models when `include_models` is set, telling `progress` the share done.
 pub fn decompile_path(
@@ -25,9 +14,9 @@ pub fn decompile_path(
     progress: &mut dyn FnMut(f32),
 ) -> Result<Decompiled, DecompileError> {
     let stem = stem_of(path);
-    match crate::model_files::source_load(path) {
+    match studio_document::model_files::source_load(path) {
         Some(Ok(loaded)) => {
-            let phy = load_phy(path)?;
+            let phy = studio_document::model_files::load_phy(path).map_err(DecompileError::Phy)?;
             studio_decompile::source::decompile_with(
                 &loaded.model,
                 phy.as_ref(),
@@ -38,8 +27,8 @@ pub fn decompile_path(
         }
         Some(Err(error)) => Err(DecompileError::Load(error.to_string())),
         None => {
-            let loaded =
-                crate::model_files::goldsrc_load(path).map_err(|e| DecompileError::Load(e.to_string()))?;
+            let loaded = studio_document::model_files::goldsrc_load(path)
+                .map_err(|e| DecompileError::Load(e.to_string()))?;
             studio_decompile::goldsrc::decompile(&loaded.model, &stem, progress)
         }
     }
@@ -77,7 +66,7 @@ pub fn run(path: &Path, out: &Path, include_models: bool, check: Option<&Path>) 
 /// what it wrote with the model at `path` (`studio_decompile::rebuild`); fails when they differ
 /// beyond what the QC's comments say studiomdl cannot give back.
 fn run_check(path: &Path, out: &Path, studiomdl: &Path) -> ExitCode {
-    if crate::model_files::source_load(path).is_some() {
+    if studio_document::model_files::source_load(path).is_some() {
         eprintln!(
             "error {}: --check builds Half-Life models with Half-Life's studiomdl; a Source model needs the \
              Source SDK's, which runs on Windows",
@@ -85,7 +74,7 @@ fn run_check(path: &Path, out: &Path, studiomdl: &Path) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let original = match crate::model_files::goldsrc_load(path) {
+    let original = match studio_document::model_files::goldsrc_load(path) {
         Ok(loaded) => loaded.model,
         Err(error) => {
             eprintln!("error {error}");

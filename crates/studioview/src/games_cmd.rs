@@ -60,7 +60,7 @@ pub fn to_text(installs: &Installs) -> String {
 
 /// Runs the command.
 pub fn run(as_json: bool) -> ExitCode {
-    let installs = crate::installs::installs();
+    let installs = studio_document::installs::installs();
     if as_json {
         crate::stdout::outln!("{}", serde_json::to_string_pretty(&to_json(&installs)).unwrap_or_default());
     } else {

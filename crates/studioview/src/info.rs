@@ -1,9 +1,9 @@
 //! `studioview info MODEL [--json]`: what a modder wants to know about a model.
 
-use crate::readable::{num, vec};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
+use studio_document::readable::{num, vec};
 
 use serde_json::{Value, json};
 use studio_model::motion::motion_flags_text;
@@ -13,10 +13,10 @@ use studio_model::{
 
 /// Runs the command.
 pub fn run(path: &Path, as_json: bool) -> ExitCode {
-    crate::installs::shared(|| run_now(path, as_json))
+    studio_document::installs::shared(|| run_now(path, as_json))
 }
 
-/// [`run`], inside [`crate::installs::shared`]: the model's game opened once.
+/// [`run`], inside [`studio_document::installs::shared`]: the model's game opened once.
 fn run_now(path: &Path, as_json: bool) -> ExitCode {
     if let Some(result) = source_model(path) {
         return match result {
@@ -35,7 +35,7 @@ fn run_now(path: &Path, as_json: bool) -> ExitCode {
             }
         };
     }
-    match crate::model_files::goldsrc_load(path) {
+    match studio_document::model_files::goldsrc_load(path) {
         Ok(loaded) => {
             if as_json {
                 crate::stdout::outln!(
@@ -68,7 +68,7 @@ pub fn flag_names(flags: i32, names: &[(i32, &str)]) -> String {
 /// The model at `path` loaded as a Source model with its companions, when the file starts
 /// like one.
 pub fn source_model(path: &Path) -> Option<Result<studio_source::LoadedSource, String>> {
-    crate::model_files::source_load(path).map(|result| result.map_err(|e| e.to_string()))
+    studio_document::model_files::source_load(path).map(|result| result.map_err(|e| e.to_string()))
 }
 
 fn v3(v: glam::Vec3) -> Value {

@@ -1,9 +1,9 @@
 //! `studioview info` for Source models (versions 44 to 49): what a Source modder wants to know,
 //! as text and as JSON (the keys issue 10 lists).
 
-use crate::readable::{num, vec};
 use std::fmt::Write as _;
 use std::path::Path;
+use studio_document::readable::{num, vec};
 
 use serde_json::{Value, json};
 use studio_source::{
@@ -77,8 +77,8 @@ fn sequence_json(m: &SourceModel, q: &Sequence) -> Value {
 /// Each material as looked up in the model's game: `name` (as the model gives it), `vmt` and
 /// `vtf` (where they were found: `FILE` or `ARCHIVE_dir.vpk:inner/path`; null when not),
 /// `search_path` (the entry that supplied the `.vmt`) and `tried` (every place looked).
-fn materials_json(search: &crate::installs::Search, m: &SourceModel) -> Vec<Value> {
-    let folders = crate::materials::material_folders(m);
+fn materials_json(search: &studio_document::installs::Search, m: &SourceModel) -> Vec<Value> {
+    let folders = studio_document::materials::material_folders(m);
     m.textures
         .iter()
         .map(|t| {
@@ -98,7 +98,7 @@ fn materials_json(search: &crate::installs::Search, m: &SourceModel) -> Vec<Valu
 
 /// The places the model's files are searched in, in order: `entry` (the search path line, or a
 /// folder's path) and `path`; with `game`, the game folder whose search path it is.
-fn search_path_json(search: &crate::installs::Search) -> Value {
+fn search_path_json(search: &studio_document::installs::Search) -> Value {
     let games = &search.folders;
     json!({
         "game": search.game.as_ref().map(|g| g.display().to_string()),
@@ -114,7 +114,7 @@ fn search_path_json(search: &crate::installs::Search) -> Value {
 /// The model as JSON.
 pub fn to_json(path: &Path, loaded: &LoadedSource) -> Value {
     let m = &loaded.model;
-    let search = crate::installs::search(path, &[]);
+    let search = studio_document::installs::search(path, &[]);
     let h = &m.header;
     json!({
         "format": "source",

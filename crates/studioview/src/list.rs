@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::catalog::{Entry, Summary, index};
 use crate::stdout::outln;
+use studio_viewer::catalog::{Entry, Summary, index};
 
 /// Runs the command: exit code 0 unless a folder is missing or an archive could not be read.
 pub fn run(games: &[PathBuf], json: bool, filter: Option<&str>) -> ExitCode {

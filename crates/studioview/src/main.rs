@@ -8,8 +8,9 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(windows, windows_subsystem = "windows")]
 
-use studioview::user_message::{self, Severity};
-use studioview::{app, check, export, info, list, pose_cmd, render_cmd};
+use studio_viewer::app;
+use studio_viewer::user_message::{self, Severity};
+use studioview::{check, export_cmd, info, list, pose_cmd, render_cmd};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,7 +28,7 @@ struct Cli {
     /// A model to open in the viewer window (the bundled demo model when left out).
     model: Option<PathBuf>,
     #[command(flatten)]
-    installs: studioview::installs::InstallArgs,
+    installs: studio_document::installs::InstallArgs,
 }
 
 #[derive(Subcommand)]
@@ -97,7 +98,7 @@ enum Command {
         #[command(flatten)]
         pose: pose_cmd::PoseArgs,
         #[command(flatten)]
-        shown: studioview::shown::Shown,
+        shown: studio_document::shown::Shown,
         /// Image size, WIDTHxHEIGHT.
         #[arg(long, default_value = "800x600", value_parser = render_cmd::parse_size)]
         size: (u32, u32),
@@ -124,7 +125,7 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
-        shown: studioview::shown::Shown,
+        shown: studio_document::shown::Shown,
         /// A sequence to export, by number or name (repeatable; all when left out).
         #[arg(long = "seq")]
         sequences: Vec<String>,
@@ -199,7 +200,7 @@ fn main() -> ExitCode {
         ) => game.clone(),
         _ => Vec::new(),
     };
-    studioview::installs::configure(cli.installs.context(&games));
+    studio_document::installs::configure(cli.installs.context(&games));
     let Some(command) = cli.command else {
         return app::run(cli.model);
     };
@@ -234,8 +235,8 @@ fn main() -> ExitCode {
                 eprintln!("error: --scale must be a positive number");
                 return ExitCode::FAILURE;
             }
-            let options = export::ExportOptions { shown, sequences, scale };
-            export::run(model.as_deref(), &out, &options)
+            let options = studio_document::export::ExportOptions { shown, sequences, scale };
+            export_cmd::run(model.as_deref(), &out, &options)
         }
         Command::Qc { model } => studioview::qc_cmd::run(&model),
         Command::WarmShaders { model } => app::warmup::run_helper(model),

@@ -7,52 +7,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::json;
+use studio_document::sequences::find_sequence;
 use studio_model::Model;
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest, workload};
 
 fn load(path: &Path) -> Result<Arc<Model>, ExitCode> {
-    crate::model_files::goldsrc_load(path).map(|l| Arc::new(l.model)).map_err(|error| {
+    studio_document::model_files::goldsrc_load(path).map(|l| Arc::new(l.model)).map_err(|error| {
         eprintln!("error {error}");
         ExitCode::FAILURE
     })
-}
-
-/// Finds a sequence by index or, failing that, by name (case-insensitively).
-pub fn find_sequence(model: &Model, wanted: &str) -> Option<usize> {
-    match wanted.parse::<usize>() {
-        Ok(index) if index < model.sequences.len() => Some(index),
-        _ => model.sequences.iter().position(|s| s.label.eq_ignore_ascii_case(wanted)),
-    }
-}
-
-/// The box round a pose: its bones, hit boxes and the skinned vertices of the submodels body
-/// number `body` shows, falling back to the header's bounding box when there is nothing to
-/// measure.
-pub fn pose_bounds(model: &Model, pose: &Pose, body: i32) -> (glam::Vec3, glam::Vec3) {
-    let mut min = glam::Vec3::splat(f32::INFINITY);
-    let mut max = glam::Vec3::splat(f32::NEG_INFINITY);
-    let mut add = |p: glam::Vec3| {
-        if p.is_finite() {
-            min = min.min(p);
-            max = max.max(p);
-        }
-    };
-    for bone in &pose.bones {
-        add(bone.translation.into());
-    }
-    for corners in &pose.hitboxes {
-        corners.iter().for_each(|c| add((*c).into()));
-    }
-    let shown =
-        model.body_parts.iter().filter_map(|p| p.submodel_index(body).and_then(|i| p.submodels.get(i)));
-    for submodel in shown {
-        for (v, &bone) in submodel.vertices.iter().zip(&submodel.vertex_bones) {
-            if let Some(m) = pose.bones.get(usize::from(bone)) {
-                add(m.transform_point3(*v));
-            }
-        }
-    }
-    if min.cmple(max).all() { (min, max) } else { (model.header.bbmin, model.header.bbmax) }
 }
 
 /// A pose as the reference files write one.
@@ -146,7 +109,7 @@ impl PoseArgs {
 
 /// `studioview pose`.
 pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
-    if let Some(result) = crate::model_files::source_load(path) {
+    if let Some(result) = studio_document::model_files::source_load(path) {
         return crate::source_pose_cmd::run_pose(path, result, sequence, args);
     }
     if let Some(option) = args.source_only() {
@@ -215,7 +178,7 @@ fn run_workload(
 
 /// `studioview bench`.
 pub fn run_bench(path: &Path, poses: usize, from_runs: bool, sequence: Option<&str>) -> ExitCode {
-    if let Some(result) = crate::model_files::source_load(path) {
+    if let Some(result) = studio_document::model_files::source_load(path) {
         return crate::source_pose_cmd::run_bench(path, result, poses, sequence);
     }
     if sequence.is_some() {

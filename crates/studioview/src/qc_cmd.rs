@@ -3,13 +3,13 @@
 /// `studioview qc MODEL`: prints the model's QC lines.
 pub fn run(path: &std::path::Path) -> std::process::ExitCode {
     use std::process::ExitCode;
-    let text = match crate::model_files::source_load(path) {
+    let text = match studio_document::model_files::source_load(path) {
         Some(Ok(loaded)) => studio_decompile::qc::source(&loaded.model),
         Some(Err(error)) => {
             eprintln!("error {error}");
             return ExitCode::FAILURE;
         }
-        None => match crate::model_files::goldsrc_load(path) {
+        None => match studio_document::model_files::goldsrc_load(path) {
             Ok(loaded) => studio_decompile::qc::goldsrc(&loaded.model),
             Err(error) => {
                 eprintln!("error {error}");

@@ -6,9 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use studio_pose::{Pose, PoseEvaluator};
-use studio_render::{
-    Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, RgbaImage, Scene,
-};
+use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, Scene};
 
 /// What `render` was asked for.
 pub struct RenderArgs {
@@ -21,7 +19,7 @@ pub struct RenderArgs {
     /// Frame, blend, controllers, mouth.
     pub pose: crate::pose_cmd::PoseArgs,
     /// Body, skin, level of detail and game folders.
-    pub shown: crate::shown::Shown,
+    pub shown: studio_document::shown::Shown,
     /// Image size.
     pub size: (u32, u32),
     /// What to show: mesh, skeleton, hitboxes, attachments, wireframe, bbox, seqbox, grid.
@@ -178,12 +176,12 @@ pub fn parse_view(text: &str) -> Result<studio_render::AxisView, String> {
 fn camera_for(args: &RenderArgs, bounds: (glam::Vec3, glam::Vec3), source: bool) -> Camera {
     let choice = &args.camera;
     let first_person = match choice.mode {
-        CameraChoice::Auto => crate::view_model::is_view_model(args.model.as_deref()),
+        CameraChoice::Auto => studio_document::view_model::is_view_model(args.model.as_deref()),
         CameraChoice::Orbit => false,
         CameraChoice::FirstPerson => true,
     };
     let mut camera = if first_person {
-        let mut camera = Camera::first_person(crate::view_model::view_model_fov(source));
+        let mut camera = Camera::first_person(studio_document::view_model::view_model_fov(source));
         camera.yaw_deg = choice.yaw.unwrap_or(0.0);
         camera.pitch_deg = choice.pitch.unwrap_or(0.0).clamp(-89.0, 89.0);
         camera
@@ -211,17 +209,6 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
         (Some(w), Some(h)) => Ok((w, h)),
         _ => Err(format!("{text:?}: sizes are 1 to 8192 pixels")),
     }
-}
-
-/// Writes an image as PNG.
-pub fn write_png(path: &Path, image: &RgbaImage) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-    writer.write_image_data(&image.pixels).map_err(|e| e.to_string())?;
-    writer.finish().map_err(|e| e.to_string())
 }
 
 /// Display options from the `--show` list.
@@ -258,10 +245,10 @@ pub fn options_from_show(show: &[String]) -> Result<RenderOptions, String> {
 
 /// Runs the command.
 pub fn run(args: &RenderArgs) -> ExitCode {
-    crate::installs::shared(|| run_now(args))
+    studio_document::installs::shared(|| run_now(args))
 }
 
-/// [`run`], inside [`crate::installs::shared`]: the model's game opened once.
+/// [`run`], inside [`studio_document::installs::shared`]: the model's game opened once.
 fn run_now(args: &RenderArgs) -> ExitCode {
     match render(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -302,16 +289,16 @@ pub fn rerun_quietly() -> Option<ExitCode> {
 
 fn render(args: &RenderArgs) -> Result<(), String> {
     if let Some(path) = &args.model
-        && let Some(loaded) = crate::model_files::source_load(path)
+        && let Some(loaded) = studio_document::model_files::source_load(path)
     {
         let loaded = loaded.map_err(|e| e.to_string())?;
         return render_source(
             args,
-            crate::source_doc::SourceDoc::new(loaded.model, path.clone(), loaded.companions),
+            studio_document::source_doc::SourceDoc::new(loaded.model, path.clone(), loaded.companions),
         );
     }
-    let model = Arc::new(crate::demo::load_or_demo(args.model.as_deref())?);
-    let sequence = crate::pose_cmd::find_sequence(&model, &args.sequence).ok_or_else(|| {
+    let model = Arc::new(studio_document::demo::load_or_demo(args.model.as_deref())?);
+    let sequence = studio_document::sequences::find_sequence(&model, &args.sequence).ok_or_else(|| {
         let name = args.model.as_ref().map_or("the demo model".to_owned(), |p| p.display().to_string());
         format!("{name} has no sequence {:?}", args.sequence)
     })?;
@@ -323,14 +310,16 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     if !args.flex.is_empty() {
         return Err("--flex is for Source models: Half-Life models have no flex controllers".to_owned());
     }
-    let camera = camera_for(args, crate::pose_cmd::pose_bounds(&model, &pose, args.shown.body), false);
+    let camera =
+        camera_for(args, studio_document::bounds::pose_bounds(&model, &pose, args.shown.body), false);
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
     draw(args, &studio_render::goldsrc::render_model(&model), frame, &camera)
 }
 
 /// `render` for a Source model: `--cycle`, `--time`, `--param`, `--hitbox-set`, `--lod`.
-fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Result<(), String> {
-    use crate::source_pose_cmd::{find_hitbox_set, find_sequence, parse_param};
+fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::SourceDoc) -> Result<(), String> {
+    use crate::source_pose_cmd::{find_hitbox_set, parse_param};
+    use studio_document::sequences::find_rig_sequence as find_sequence;
     let path = doc.path.display().to_string();
     if args.pose.frame.is_some() {
         return Err(format!(
@@ -369,7 +358,7 @@ fn render_source(args: &RenderArgs, mut doc: crate::source_doc::SourceDoc) -> Re
     doc.evaluate();
     let camera = camera_for(args, doc.bounds(args.shown.body), true);
     doc.update_face(args.shown.body, camera.eye());
-    let materials = crate::materials::resolve(&doc.model, &doc.path, &args.shown.game);
+    let materials = studio_document::materials::resolve(&doc.model, &doc.path, &args.shown.game);
     for line in &materials.messages {
         eprintln!("note: {line}");
     }
@@ -398,5 +387,5 @@ fn draw(
     let scene = Scene { pose, camera, options: &options };
     let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene)
         .map_err(|e| e.to_string())?;
-    write_png(&args.out, &image)
+    studio_document::png_file::write_png(&args.out, &image)
 }

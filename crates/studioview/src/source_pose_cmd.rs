@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use studio_document::sequences::find_rig_sequence;
 
 use glam::Affine3A;
 use serde_json::json;
@@ -19,14 +20,6 @@ fn loaded(result: Result<LoadedSource, SourceLoadError>) -> Result<LoadedSource,
         eprintln!("error {error}");
         ExitCode::FAILURE
     })
-}
-
-/// A sequence of the combined model by index or, failing that, by label (case-insensitively).
-pub fn find_sequence(rig: &Rig<'_>, wanted: &str) -> Option<usize> {
-    match wanted.parse::<usize>() {
-        Ok(index) if index < rig.num_sequences() => Some(index),
-        _ => (0..rig.num_sequences()).find(|&i| rig.label(i).is_some_and(|l| l.eq_ignore_ascii_case(wanted))),
-    }
 }
 
 /// One `--param NAME=VALUE`: the combined pose parameter's index and the value in its units.
@@ -115,7 +108,7 @@ pub fn run_pose(
     };
     let model = &loaded.model;
     let rig = Rig::new(model);
-    let Some(sequence) = find_sequence(&rig, sequence) else {
+    let Some(sequence) = find_rig_sequence(&rig, sequence) else {
         return fail(format!("{} has no sequence {sequence:?}", path.display()));
     };
     let params = match pose_parameters(&rig, &args.params) {
@@ -169,7 +162,7 @@ pub fn run_bench(
         .collect();
     let evaluable = match sequence {
         None => evaluable,
-        Some(wanted) => match find_sequence(rig, wanted).filter(|s| evaluable.contains(s)) {
+        Some(wanted) => match find_rig_sequence(rig, wanted).filter(|s| evaluable.contains(s)) {
             Some(s) => vec![s],
             None => {
                 eprintln!("error: {} has no sequence {wanted:?} with animation", path.display());

@@ -31,7 +31,7 @@ fn the_soldier_decompiles_to_a_qc_its_smds_and_bitmaps() {
     assert!(files.contains(&"soldier.qc".to_owned()), "{files:?}");
     let bitmaps = files.iter().filter(|f| f.ends_with(".bmp")).count();
     let smds = files.iter().filter(|f| f.ends_with(".smd")).count();
-    let loaded = studioview::model_files::goldsrc_load(&model).expect("the soldier loads").model;
+    let loaded = studio_document::model_files::goldsrc_load(&model).expect("the soldier loads").model;
     let references =
         loaded.body_parts.iter().flat_map(|p| &p.submodels).filter(|s| !s.vertices.is_empty()).count();
     let blends: usize = loaded.sequences.iter().map(|s| s.num_blends.max(1)).sum();

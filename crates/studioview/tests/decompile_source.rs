@@ -15,7 +15,7 @@ const MODELS: [&str; 4] = ["anim48.mdl", "skeleton48.mdl", "include48.mdl", "inc
 
 fn load(shared: &std::path::Path, name: &str) -> SourceModel {
     let path = shared.join("fixtures/source/models/fixture").join(name);
-    match studioview::model_files::source_load(&path) {
+    match studio_document::model_files::source_load(&path) {
         Some(Ok(loaded)) => loaded.model,
         other => panic!("{name}: {:?}", other.map(|r| r.err())),
     }
@@ -207,7 +207,7 @@ fn a_model_whose_animation_data_or_meshes_are_missing_is_refused() {
     }
     std::fs::write(to.join("anim48_noani.mdl"), &mdl).expect("a copy");
     let path = to.join("anim48_noani.mdl");
-    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the copy loads") };
+    let Some(Ok(loaded)) = studio_document::model_files::source_load(&path) else { panic!("the copy loads") };
     match source::decompile(&loaded.model, None, "model", &mut |_| {}) {
         Err(DecompileError::AnimationData { name, why, .. }) => {
             assert!(why.contains(".ani block"), "{name}: {why}");
@@ -357,7 +357,7 @@ fn face_fixture(shared: &std::path::Path, scratch: &str) -> (std::path::PathBuf,
     studio_testing::copy(shared.join("fixtures/source/models/fixture/anim48.ani"), dir.join("anim48.ani"))
         .expect("the .ani");
     let path = studio_testing::source_face::write_face(shared, &dir);
-    let Some(Ok(loaded)) = studioview::model_files::source_load(&path) else { panic!("the face loads") };
+    let Some(Ok(loaded)) = studio_document::model_files::source_load(&path) else { panic!("the face loads") };
     (path, loaded.model)
 }
 

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::Vec3;
+use studio_edit::goldsrc::{GoldRecord, ModelBoxes};
+use studio_edit::{Change, Records, SourceRecord};
 use studio_model::{Model, STUDIO_LOOPING};
 use studio_pose::{ControllerBytes, Pose, PoseEvaluator, PoseRequest};
-use studioview::app::command::Command;
-use studioview::app::settings::Settings;
-use studioview::app::state::AppState;
-use studioview::edit::goldsrc::{GoldRecord, ModelBoxes};
-use studioview::edit::{Change, Records, SourceRecord};
+use studio_viewer::app::command::Command;
+use studio_viewer::app::settings::Settings;
+use studio_viewer::app::state::AppState;
 
 fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
@@ -178,7 +178,7 @@ fn check_round_trip(state: &mut AppState, original: &Model, target: &Path) {
     // edited one bit-identical to the original's.
     let without: Vec<_> = edits.into_iter().filter(|(_, _, moves)| !moves).collect();
     let mut state2 = AppState::new(
-        studioview::app::state::Loaded::new(Arc::new(original.clone()), None, Vec::new()),
+        studio_viewer::app::state::Loaded::new(Arc::new(original.clone()), None, Vec::new()),
         Settings::default(),
     );
     let second = target.with_file_name(format!("second_{}", target.file_name().unwrap().to_string_lossy()));
@@ -321,7 +321,7 @@ fn a_source_fixture_edit_is_saved_in_place_reread_and_reposed() {
     let reread = studio_source::load(&path).unwrap();
     assert_eq!(reread.model.hitbox_sets[0].hitboxes[0], grown);
     assert_eq!(reread.model.attachments[0], moved);
-    let mut doc = studioview::source_doc::SourceDoc::new(reread.model, path.clone(), reread.companions);
+    let mut doc = studio_document::source_doc::SourceDoc::new(reread.model, path.clone(), reread.companions);
     let view = state.source.as_deref().unwrap();
     doc.sequence = view.doc.sequence;
     doc.cycle = view.doc.cycle;
@@ -453,7 +453,7 @@ fn a_source_model_saved_under_a_new_name_names_its_own_companions() {
     assert!(reread.model.warnings.is_empty(), "{:?}", reread.model.warnings);
     // Every sequence poses as before.
     let pose = |model: studio_source::SourceModel| {
-        let mut doc = studioview::source_doc::SourceDoc::new(model, target.clone(), Vec::new());
+        let mut doc = studio_document::source_doc::SourceDoc::new(model, target.clone(), Vec::new());
         (0..doc.num_sequences())
             .map(|s| {
                 doc.sequence = s;

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Affine3A, Mat4, Quat, Vec3};
+use studio_document::export::{ExportOptions, Progress, export_model, goldsrc};
 use studio_pose::{Pose, PoseEvaluator, PoseRequest, neutral_bytes};
 use studio_source_pose::{SourceEvaluator, SourceRequest, params};
-use studioview::export::{ExportOptions, Progress, export_model, goldsrc};
 
 /// The models exported: the shared Half-Life models, the Source fixtures (not the companion
 /// include48_anims.mdl or the broken ones), and the demo model (`None`).
@@ -23,7 +23,7 @@ fn models(shared: &Path) -> Vec<Option<PathBuf>> {
             // Texture and sequence-group companions (`*t.mdl`, `*NN.mdl`) come with their model.
             .filter(|p| {
                 let head = std::fs::read(p).map(|b| b[..b.len().min(8)].to_vec()).unwrap_or_default();
-                !studioview::check::is_companion(&studio_bytes::files::LooseFiles::new(p), &head)
+                !studio_document::model_files::is_companion(&studio_bytes::files::LooseFiles::new(p), &head)
             })
             .collect();
         files.sort();
@@ -41,7 +41,7 @@ fn export(path: Option<&Path>) -> (studio_gltf::ExportModel, Vec<u8>) {
     let (model, _) = match path {
         Some(p) => export_model(p, &options, &mut Progress::new()).unwrap(),
         None => goldsrc::export(
-            &Arc::new(studioview::demo::demo_model().unwrap()),
+            &Arc::new(studio_document::demo::demo_model().unwrap()),
             &options,
             &mut Progress::new(),
         )
@@ -148,7 +148,7 @@ type Expected = (String, Vec<Vec<Affine3A>>, (Vec3, Vec3));
 /// The evaluator's model-space bones for each exported animation and key, in export order.
 fn evaluated(path: Option<&Path>) -> Vec<Expected> {
     if let Some(p) = path
-        && let Some(loaded) = studioview::model_files::source_load(p)
+        && let Some(loaded) = studio_document::model_files::source_load(p)
     {
         let model = loaded.unwrap().model;
         let mut evaluator = SourceEvaluator::new(&model);
@@ -186,7 +186,7 @@ fn evaluated(path: Option<&Path>) -> Vec<Expected> {
     }
     let model = Arc::new(match path {
         Some(p) => studio_model::load(p).unwrap().model,
-        None => studioview::demo::demo_model().unwrap(),
+        None => studio_document::demo::demo_model().unwrap(),
     });
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);

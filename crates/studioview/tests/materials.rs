@@ -104,7 +104,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
         studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene).unwrap().pixels
     };
 
-    let resolved = studioview::materials::resolve(&model, &path, &[]);
+    let resolved = studio_document::materials::resolve(&model, &path, &[]);
     assert_eq!(resolved.folders, std::slice::from_ref(&game), "the game folder is found above models/");
     assert!(resolved.messages.is_empty(), "{:?}", resolved.messages);
     assert!(resolved.found[0].vtf_origin.as_deref().unwrap().ends_with("green.vtf"));
@@ -116,7 +116,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
 
     // Without the archive, skin b is missing: the checkerboard, and a note of where it looked.
     std::fs::remove_file(game.join("pak01_dir.vpk")).unwrap();
-    let resolved = studioview::materials::resolve(&model, &path, &[]);
+    let resolved = studio_document::materials::resolve(&model, &path, &[]);
     assert_eq!(resolved.messages.len(), 1, "{:?}", resolved.messages);
     assert!(
         resolved.messages[0].contains("fixture_skin_b")
@@ -152,7 +152,7 @@ fn a_material_brings_its_normal_map_light_warp_iris_and_phong_and_says_what_is_m
     std::fs::write(loose.join("iris.vtf"), vtf(4, (4, 4), 0, 1, &mips, None)).unwrap();
     let path = models.join("skeleton48.mdl");
     let model = studio_source::load(&path).unwrap().model;
-    let resolved = studioview::materials::resolve(&model, &path, &[]);
+    let resolved = studio_document::materials::resolve(&model, &path, &[]);
     let a = &resolved.materials[0];
     assert_eq!(a.normal_map.as_ref().map(|i| &i.rgba[..4]), Some(&[128, 128, 255, 255][..]));
     assert_eq!(a.light_warp.as_ref().map(|i| &i.rgba[..4]), Some(&[255, 0, 0, 255][..]));

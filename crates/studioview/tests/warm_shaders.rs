@@ -13,7 +13,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use studioview::app::settings::Settings;
+use studio_viewer::app::settings::Settings;
 
 fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
@@ -23,7 +23,7 @@ fn scratch(name: &str) -> PathBuf {
 /// what it writes.
 fn warm(cache: &Path, stdin: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .arg(studioview::app::warmup::SUBCOMMAND)
+        .arg(studio_viewer::app::warmup::SUBCOMMAND)
         .env("XDG_CACHE_HOME", cache)
         .env_remove("MESA_SHADER_CACHE_DIR")
         .env_remove("MESA_SHADER_CACHE_DISABLE")
@@ -74,7 +74,7 @@ fn cached(cache: &Path) -> usize {
 #[test]
 fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
     let software =
-        studioview::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
+        studio_viewer::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
     let cache = scratch("warm-shaders-cache");
     if !software {
         // On a GPU the helper stops at once; CI installs Mesa's software renderer.
@@ -83,7 +83,7 @@ fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
         eprintln!("note: no software adapter; the helper only checked that it stops");
         return;
     }
-    let mesh_ready = format!("{}\n", studioview::app::warmup::MESH_READY);
+    let mesh_ready = format!("{}\n", studio_viewer::app::warmup::MESH_READY);
     // No settings (the viewer closed its end): the default view's shaders alone.
     assert_eq!(warm(&cache, ""), mesh_ready);
     let first = cached(&cache);
@@ -105,7 +105,7 @@ fn the_helper_compiles_the_first_draw_and_what_stored_settings_add() {
 #[test]
 fn the_ground_grid_needs_no_code_of_its_own() {
     let software =
-        studioview::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
+        studio_viewer::app::window_adapter().is_some_and(|(_, adapter)| studio_render::is_software(&adapter));
     if !software {
         assert!(std::env::var_os("CI").is_none(), "no software Vulkan adapter in CI");
         eprintln!("note: no software adapter; nothing is compiled at a first draw to count");

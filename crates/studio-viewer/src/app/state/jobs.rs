@@ -1,0 +1,90 @@
+//! The long jobs started from the File menu: exporting glTF, and decompiling on a thread
+//! (File ▸ Decompile…), its end reported when the window polls it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{AppState, Level};
+
+impl AppState {
+    /// Writes the shown model as glTF to `path`, saying how it went.
+    pub(super) fn export(&mut self, path: &std::path::Path) {
+        use studio_document::export::{ExportOptions, Progress, goldsrc, source, write};
+        let shown = studio_document::shown::Shown {
+            body: self.body,
+            skin: self.skin,
+            lod: self.lod,
+            game: self.settings.game_folders.clone(),
+        };
+        let options = ExportOptions { shown, ..ExportOptions::default() };
+        let started = std::time::Instant::now();
+        let result = match self.source.as_deref_mut() {
+            Some(view) => source::export(&mut view.doc, &options, &mut Progress::new()),
+            None => goldsrc::export(&self.loaded.model, &options, &mut Progress::new()),
+        };
+        match result.and_then(|(export, warnings)| Ok((write(&export, path)?, export, warnings))) {
+            Ok((bytes, export, warnings)) => {
+                for warning in warnings {
+                    self.say(Level::Warning, warning);
+                }
+                self.say(
+                    Level::Info,
+                    format!(
+                        "exported {}: {} animations, {bytes} bytes in {:.2} s",
+                        path.display(),
+                        export.animations.len(),
+                        started.elapsed().as_secs_f64()
+                    ),
+                );
+            }
+            Err(e) => self.say(Level::Error, format!("export failed: {e}")),
+        }
+    }
+
+    /// Starts writing the shown model's sources into `dir` (one decompile at a time).
+    pub(super) fn start_decompile(&mut self, dir: PathBuf) {
+        use crate::app::decompile_job::{DecompileJob, DecompileModel};
+        if let Some(job) = &self.decompiling {
+            let busy = format!("a decompile into {} is still running", job.dir.display());
+            return self.say(Level::Warning, busy);
+        }
+        let model = match self.source.as_deref() {
+            Some(view) => match studio_document::model_files::load_phy(&view.doc.path) {
+                Ok(phy) => DecompileModel::Source(Arc::clone(&view.doc.model), phy),
+                Err(error) => return self.say(Level::Error, format!("decompile failed: {error}")),
+            },
+            None => DecompileModel::Gold(Arc::clone(&self.loaded.model)),
+        };
+        let stem = self.path().map_or_else(|| "demo".to_owned(), studio_decompile::stem_of);
+        self.say(Level::Info, format!("decompiling into {}…", dir.display()));
+        self.decompiling = Some(DecompileJob::start(model, stem, dir));
+    }
+
+    /// Checks on the decompile running, saying how it ended once it has; whether one is still
+    /// running (the window then draws again soon, for its progress bar).
+    pub fn poll_decompile(&mut self) -> bool {
+        let Some(job) = &self.decompiling else { return false };
+        let Some(result) = job.poll() else { return true };
+        let dir = job.dir.clone();
+        self.decompiling = None;
+        match result {
+            Ok(done) => {
+                for warning in &done.warnings {
+                    self.say(Level::Warning, format!("decompile: {warning}"));
+                }
+                self.say(
+                    Level::Info,
+                    format!(
+                        "decompiled into {}: {} files, {} bytes in {:.2} s",
+                        dir.display(),
+                        done.files,
+                        done.bytes,
+                        done.seconds
+                    ),
+                )
+            }
+            Err(error) => self.say(Level::Error, format!("decompile failed: {error}")),
+        }
+        false
+    }
+}
