@@ -191,7 +191,7 @@ pub fn siblings(path: &Path) -> Vec<PathBuf> {
         .filter(|p| {
             let Ok(files) = games.files(p) else { return false };
             let head = files.main_head(244).unwrap_or_default();
-            !crate::model_files::is_companion(&files, &head)
+            !is_companion(&files, &head)
         })
         .collect();
     models.sort_by_key(|p| p.to_string_lossy().to_ascii_lowercase());
@@ -229,8 +229,7 @@ pub fn is_companion(files: &dyn FileSet, head: &[u8]) -> bool {
 
 /// The `.phy` beside the Source model at `path` (`None` when there is none).
 pub fn load_phy(path: &Path) -> Result<Option<studio_source::Phy>, String> {
-    use studio_bytes::files::FileSet;
-    let Ok(files) = crate::model_files::files(path, &[]) else { return Ok(None) };
+    let Ok(files) = files(path, &[]) else { return Ok(None) };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let name = name.rsplit([':', '/', '\\']).next().unwrap_or(name);
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);

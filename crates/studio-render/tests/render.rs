@@ -378,10 +378,11 @@ fn the_ground_grid_is_opaque_in_its_colour_and_behind_the_mesh() {
     assert_eq!(xray_on_grid, grid_count, "x-ray: the grid is hidden somewhere");
 }
 
-#[test]
-fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
-    let Some(model) = load("fixtures/blends.mdl") else { return };
-    let Some(mut s) = setup(&model) else { return };
+/// The blends fixture with its hit boxes rendered into a target a UI samples, and the image;
+/// `None` without the shared files or an adapter.
+fn sampled_blends() -> Option<(Setup, RgbaImage)> {
+    let model = load("fixtures/blends.mdl")?;
+    let mut s = setup(&model)?;
     let pose = pose(&model, 0, 0.0, [0, 0]);
     let (min, max) = bounds(&model, &pose);
     let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
@@ -392,6 +393,12 @@ fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
     s.target = OffscreenTarget::with_usage(&s.context, SIZE.0, SIZE.1, samples, usage);
     let image = render(&mut s, &model, &pose, &camera, &options);
     assert!(image.pixels.chunks(4).any(|p| p != &image.pixels[..4]), "the image is blank");
+    Some((s, image))
+}
+
+#[test]
+fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
+    let Some((s, image)) = sampled_blends() else { return };
 
     // The texture a UI samples: egui's kind (Rgba8Unorm, sides of powers of two), the image's
     // bytes in its corner.
@@ -406,7 +413,7 @@ fn a_sampled_target_shows_its_image_in_the_corner_of_a_power_of_two_texture() {
         texels.chunks(512 * 4).take(240).flat_map(|row| row[..320 * 4].iter().copied()).collect();
     assert!(corner == image.pixels, "the shown texture's corner differs from the image");
     // A plain target has no such view.
-    assert!(OffscreenTarget::new(&s.context, 8, 8, samples).raw_view().is_none());
+    assert!(OffscreenTarget::new(&s.context, 8, 8, s.renderer.sample_count).raw_view().is_none());
 }
 
 /// Draws `target`'s picture over the middle of a `format` texture twice the image's size,
@@ -451,18 +458,7 @@ fn picture_in_a_window(s: &Setup, format: wgpu::TextureFormat) -> Vec<u8> {
 
 #[test]
 fn the_picture_drawn_into_a_window_pass_is_the_image_byte_for_byte() {
-    let Some(model) = load("fixtures/blends.mdl") else { return };
-    let Some(mut s) = setup(&model) else { return };
-    let pose = pose(&model, 0, 0.0, [0, 0]);
-    let (min, max) = bounds(&model, &pose);
-    let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
-    let mut options = RenderOptions::default();
-    options.overlay.hitboxes = true;
-    let samples = s.renderer.sample_count;
-    let usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_SRC;
-    s.target = OffscreenTarget::with_usage(&s.context, SIZE.0, SIZE.1, samples, usage);
-    let image = render(&mut s, &model, &pose, &camera, &options);
-    assert!(image.pixels.chunks(4).any(|p| p != &image.pixels[..4]), "the image is blank");
+    let Some((s, image)) = sampled_blends() else { return };
     let scope = s.context.device.push_error_scope(wgpu::ErrorFilter::Validation);
     // A plain window (bytes stored as they come) and an sRGB one (the picture decodes them,
     // the target encodes them again): both hold the image's bytes where the viewport is.

@@ -319,7 +319,6 @@ fn render(args: &RenderArgs) -> Result<(), String> {
 /// `render` for a Source model: `--cycle`, `--time`, `--param`, `--hitbox-set`, `--lod`.
 fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::SourceDoc) -> Result<(), String> {
     use crate::source_pose_cmd::{find_hitbox_set, parse_param};
-    use studio_document::sequences::find_rig_sequence as find_sequence;
     let path = doc.path.display().to_string();
     if args.pose.frame.is_some() {
         return Err(format!(
@@ -327,7 +326,7 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
         ));
     }
     let rig = doc.evaluator.rig();
-    doc.sequence = find_sequence(rig, &args.sequence)
+    doc.sequence = studio_document::sequences::find_rig_sequence(rig, &args.sequence)
         .ok_or_else(|| format!("{path} has no sequence {:?}", args.sequence))?;
     for item in &args.pose.params {
         let (index, value) = parse_param(doc.evaluator.rig(), item)?;

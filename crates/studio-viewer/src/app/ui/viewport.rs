@@ -38,8 +38,9 @@ struct Gpu {
     /// shown the whole scene: lavapipe compiles it (60–80 ms) at its first draw, which must not
     /// hold back the first picture of the model. Until then egui shows the image itself.
     drawer: Option<PictureDrawer>,
-    /// The target's picture for `drawer`.
-    picture: Option<Picture>,
+    /// egui's paint callback drawing the target's picture with `drawer`, made with the target:
+    /// each frame only shares it, at the viewport's rectangle.
+    picture: Option<egui::PaintCallback>,
     /// Whether a frame has shown the whole scene (the shader warm-up over).
     shown_whole: bool,
     drawn: Option<Drawn>,
@@ -216,13 +217,13 @@ impl Viewport {
                     }
                 }
             }
-            gpu.picture = gpu.drawer.as_ref().and_then(|d| d.picture(&gpu.context.device, &target));
+            gpu.picture = gpu.drawer.as_ref().and_then(|d| paint_callback(d, &gpu.context.device, &target));
             gpu.target = Some(target);
             gpu.drawn = None;
         }
         if gpu.drawer.is_none() && gpu.shown_whole {
             let drawer = PictureDrawer::new(&gpu.context.device, render_state.target_format);
-            gpu.picture = gpu.target.as_ref().and_then(|t| drawer.picture(&gpu.context.device, t));
+            gpu.picture = gpu.target.as_ref().and_then(|t| paint_callback(&drawer, &gpu.context.device, t));
             gpu.drawer = Some(drawer);
         }
         let drawn = Drawn {
@@ -239,7 +240,7 @@ impl Viewport {
         }
         if let Some(picture) = &gpu.picture {
             ui.painter()
-                .add(eframe::egui_wgpu::Callback::new_paint_callback(rect, ShowPicture(picture.clone())));
+                .add(egui::PaintCallback { rect, callback: std::sync::Arc::clone(&picture.callback) });
         } else if let (Some(id), Some(target)) = (gpu.texture, &gpu.target) {
             let [u, v] = target.image_uv();
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(u, v));
@@ -254,6 +255,16 @@ impl Viewport {
 
 /// The viewport's picture, drawn in the window's pass where egui calls back.
 struct ShowPicture(Picture);
+
+/// The paint callback showing `target`'s picture (its rectangle is set where it is painted).
+fn paint_callback(
+    drawer: &PictureDrawer,
+    device: &eframe::wgpu::Device,
+    target: &OffscreenTarget,
+) -> Option<egui::PaintCallback> {
+    let picture = drawer.picture(device, target)?;
+    Some(eframe::egui_wgpu::Callback::new_paint_callback(egui::Rect::NOTHING, ShowPicture(picture)))
+}
 
 impl eframe::egui_wgpu::CallbackTrait for ShowPicture {
     fn paint(
