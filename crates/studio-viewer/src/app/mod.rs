@@ -33,7 +33,7 @@ const PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
 
 /// Time between the frames drawn while a sequence plays on a software renderer: 32 per second,
 /// at least 30 whatever the wake-up latency.
-/// There every frame costs the processor about 20 ms (egui redraws the whole window, and the
+/// There every frame costs the processor about 18 ms (egui redraws the whole window, and the
 /// rasterizer runs on the processor): 60 a second would take more than one core.
 const SOFTWARE_PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(31_250);
 
