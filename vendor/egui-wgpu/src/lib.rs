@@ -20,6 +20,8 @@ pub use wgpu;
 
 /// Low-level painting of [`egui`](https://github.com/emilk/egui) on [`wgpu`].
 mod renderer;
+/// studioview patch: see the module.
+pub mod retained;
 
 mod setup;
 

@@ -519,6 +519,18 @@ impl Renderer {
         paint_jobs: &[epaint::ClippedPrimitive],
         screen_descriptor: &ScreenDescriptor,
     ) {
+        self.render_within(render_pass, paint_jobs, screen_descriptor, None);
+    }
+
+    /// studioview patch: [`Self::render`] with every scissor rectangle cut to `within`, so
+    /// that only those pixels are drawn (see [`crate::retained`]).
+    pub fn render_within(
+        &self,
+        render_pass: &mut wgpu::RenderPass<'static>,
+        paint_jobs: &[epaint::ClippedPrimitive],
+        screen_descriptor: &ScreenDescriptor,
+        within: Option<crate::retained::PixelRect>,
+    ) {
         profiling::function_scope!();
 
         let pixels_per_point = screen_descriptor.pixels_per_point;
@@ -551,7 +563,19 @@ impl Renderer {
             }
 
             {
-                let rect = ScissorRect::new(clip_rect, pixels_per_point, size_in_pixels);
+                let mut rect = ScissorRect::new(clip_rect, pixels_per_point, size_in_pixels);
+                if let Some(within) = within {
+                    let x0 = rect.x.max(within.min[0]);
+                    let y0 = rect.y.max(within.min[1]);
+                    let x1 = (rect.x + rect.width).min(within.max[0]).max(x0);
+                    let y1 = (rect.y + rect.height).min(within.max[1]).max(y0);
+                    rect = ScissorRect {
+                        x: x0,
+                        y: y0,
+                        width: x1 - x0,
+                        height: y1 - y0,
+                    };
+                }
 
                 if rect.width == 0 || rect.height == 0 {
                     // Skip rendering zero-sized clip areas.

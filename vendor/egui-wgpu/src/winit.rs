@@ -17,6 +17,9 @@ struct SurfaceState {
     resizing: bool,
     needs_reconfigure: bool,
     needs_recreate: bool,
+    /// studioview patch: whether the surface can be copied to, so that a retained picture
+    /// ([`crate::retained`]) can be shown on it.
+    copy_dst: bool,
 }
 
 /// Everything you need to paint egui with [`wgpu`] on [`winit`].
@@ -38,6 +41,8 @@ pub struct Painter {
     depth_texture_view: ViewportIdMap<wgpu::TextureView>,
     msaa_texture_view: ViewportIdMap<wgpu::TextureView>,
     surfaces: ViewportIdMap<SurfaceState>,
+    /// studioview patch: each window's picture, kept between frames ([`crate::retained`]).
+    retained: ViewportIdMap<crate::retained::RetainedTarget>,
 }
 
 impl Painter {
@@ -74,6 +79,7 @@ impl Painter {
             depth_texture_view: Default::default(),
             surfaces: Default::default(),
             msaa_texture_view: Default::default(),
+            retained: Default::default(),
         }
     }
 
@@ -132,7 +138,12 @@ impl Painter {
         let height = surface_state.height;
 
         let mut surf_config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            // studioview patch: COPY_DST, to show a retained picture.
+            usage: if surface_state.copy_dst {
+                wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_DST
+            } else {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+            },
             format: render_state.target_format,
             present_mode,
             alpha_mode: surface_state.alpha_mode,
@@ -277,6 +288,15 @@ impl Painter {
         height: u32,
         resizing: bool,
     ) {
+        // studioview patch: a retained picture is copied to the surface where the surface allows
+        // it; not on OpenGL, whose surface is a renderbuffer blitted at present.
+        let copy_dst = self.render_state.as_ref().is_some_and(|render_state| {
+            render_state.adapter.get_info().backend != wgpu::Backend::Gl
+                && surface
+                    .get_capabilities(&render_state.adapter)
+                    .usages
+                    .contains(wgpu::TextureUsages::COPY_DST)
+        });
         let alpha_mode = {
             // Panic: We use the same failure mode as `resize_and_generate_depth_texture_view_and_msaa_view`
             let render_state = self
@@ -312,6 +332,7 @@ impl Painter {
                 resizing,
                 needs_reconfigure: false,
                 needs_recreate: false,
+                copy_dst,
             },
         );
         let Some(width) = NonZeroU32::new(width) else {
@@ -523,6 +544,8 @@ impl Painter {
 
         let capture = !capture_data.is_empty();
         let mut vsync_sec = 0.0;
+        // studioview patch: a new texture redraws a retained picture whole.
+        let textures_changed = !textures_delta.set.is_empty() || !textures_delta.free.is_empty();
 
         // If the previous frame produced `CurrentSurfaceTexture::Lost`, the action match
         // below set `needs_recreate`. Recreate the surface now, before re-borrowing
@@ -634,7 +657,51 @@ impl Painter {
         };
 
         let mut capture_buffer = None;
-        {
+        // studioview patch: without a capture, MSAA or a depth buffer, the window's picture is
+        // kept between frames and redrawn where it changed, then copied to the surface.
+        let retained = match &output_frame {
+            Some(output_frame)
+                if !capture
+                    && surface_state.copy_dst
+                    && self.options.msaa_samples <= 1
+                    && !self.depth_texture_view.contains_key(&viewport_id) =>
+            {
+                let retained = self.retained.entry(viewport_id).or_insert_with(|| {
+                    crate::retained::RetainedTarget::new(
+                        &render_state.device,
+                        render_state.target_format,
+                    )
+                });
+                retained.paint(
+                    &render_state.device,
+                    &mut encoder,
+                    &render_state.renderer.read(),
+                    clipped_primitives,
+                    &screen_descriptor,
+                    clear_color,
+                    textures_changed,
+                );
+                if let Some(texture) = retained.texture() {
+                    encoder.copy_texture_to_texture(
+                        texture.as_image_copy(),
+                        output_frame.texture.as_image_copy(),
+                        wgpu::Extent3d {
+                            width: output_frame.texture.width().min(texture.width()),
+                            height: output_frame.texture.height().min(texture.height()),
+                            depth_or_array_layers: 1,
+                        },
+                    );
+                }
+                true
+            }
+            _ => {
+                if let Some(retained) = self.retained.get_mut(&viewport_id) {
+                    retained.invalidate();
+                }
+                false
+            }
+        };
+        if !retained {
             let renderer = render_state.renderer.read();
 
             let target_texture = if capture {
@@ -802,6 +869,7 @@ impl Painter {
             .retain(|id, _| active_viewports.contains(id));
         self.msaa_texture_view
             .retain(|id, _| active_viewports.contains(id));
+        self.retained.retain(|id, _| active_viewports.contains(id));
     }
 
     #[expect(clippy::needless_pass_by_ref_mut, clippy::unused_self)]
