@@ -118,6 +118,20 @@ pub trait CallbackTrait: Send + Sync {
         render_pass: &mut wgpu::RenderPass<'static>,
         callback_resources: &CallbackResources,
     );
+
+    /// studioview patch: whether [`Self::paint`] sets every pixel of its viewport (within the
+    /// clip rectangle) whatever was there before: an opaque picture drawn without blending. A
+    /// retained window picture ([`crate::retained`]) then skips what lies under it.
+    fn opaque(&self) -> bool {
+        false
+    }
+}
+
+impl Callback {
+    /// studioview patch: [`CallbackTrait::opaque`] of the callback.
+    pub fn opaque(&self) -> bool {
+        self.0.opaque()
+    }
 }
 
 /// Information about the screen used for rendering.
@@ -519,17 +533,19 @@ impl Renderer {
         paint_jobs: &[epaint::ClippedPrimitive],
         screen_descriptor: &ScreenDescriptor,
     ) {
-        self.render_within(render_pass, paint_jobs, screen_descriptor, None);
+        self.render_within(render_pass, paint_jobs, screen_descriptor, None, 0);
     }
 
-    /// studioview patch: [`Self::render`] with every scissor rectangle cut to `within`, so
-    /// that only those pixels are drawn (see [`crate::retained`]).
+    /// studioview patch: [`Self::render`] with every scissor rectangle cut to `within` (and a
+    /// paint callback's to its viewport too), so that only those pixels are drawn, and with the
+    /// primitives before `from` left out (see [`crate::retained`]).
     pub fn render_within(
         &self,
         render_pass: &mut wgpu::RenderPass<'static>,
         paint_jobs: &[epaint::ClippedPrimitive],
         screen_descriptor: &ScreenDescriptor,
         within: Option<crate::retained::PixelRect>,
+        from: usize,
     ) {
         profiling::function_scope!();
 
@@ -543,11 +559,18 @@ impl Renderer {
         let mut index_buffer_slices = self.index_buffer.slices.iter();
         let mut vertex_buffer_slices = self.vertex_buffer.slices.iter();
 
-        for epaint::ClippedPrimitive {
+        for (index, epaint::ClippedPrimitive {
             clip_rect,
             primitive,
-        } in paint_jobs
+        }) in paint_jobs.iter().enumerate()
         {
+            if index < from {
+                if let Primitive::Mesh(_) = primitive {
+                    index_buffer_slices.next();
+                    vertex_buffer_slices.next();
+                }
+                continue;
+            }
             if needs_reset {
                 render_pass.set_viewport(
                     0.0,
@@ -564,7 +587,15 @@ impl Renderer {
 
             {
                 let mut rect = ScissorRect::new(clip_rect, pixels_per_point, size_in_pixels);
-                if let Some(within) = within {
+                if let Some(mut within) = within {
+                    if let Primitive::Callback(callback) = primitive {
+                        within = within.intersect(&crate::retained::PixelRect::viewport(
+                            &callback.rect,
+                            clip_rect,
+                            pixels_per_point,
+                            size_in_pixels,
+                        ));
+                    }
                     let x0 = rect.x.max(within.min[0]);
                     let y0 = rect.y.max(within.min[1]);
                     let x1 = (rect.x + rect.width).min(within.max[0]).max(x0);

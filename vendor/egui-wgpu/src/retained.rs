@@ -11,8 +11,9 @@
 //! The comparison is exact: a pixel outside every damaged rectangle is covered, in the same
 //! order, by the same triangles with the same clip rectangle and texture in both frames, so it
 //! has the value a whole redraw would give it. Paint callbacks draw what egui cannot see, so
-//! their rectangles are always redrawn. A texture upload, a new size, scale or clear colour
-//! redraws everything.
+//! their rectangles are always redrawn; where an opaque one ([`crate::CallbackTrait::opaque`])
+//! covers a whole rectangle, what is drawn before it there is left out. A texture upload, a new
+//! size, scale or clear colour redraws everything.
 
 use core::ops::Range;
 
@@ -32,7 +33,7 @@ impl PixelRect {
         self.min[0] >= self.max[0] || self.min[1] >= self.max[1]
     }
 
-    fn intersect(&self, other: &Self) -> Self {
+    pub(crate) fn intersect(&self, other: &Self) -> Self {
         Self {
             min: [self.min[0].max(other.min[0]), self.min[1].max(other.min[1])],
             max: [self.max[0].min(other.max[0]), self.max[1].min(other.max[1])],
@@ -46,12 +47,41 @@ impl PixelRect {
         }
     }
 
-    /// Overlapping or sharing an edge.
-    fn touches(&self, other: &Self) -> bool {
-        self.min[0] <= other.max[0]
-            && other.min[0] <= self.max[0]
-            && self.min[1] <= other.max[1]
-            && other.min[1] <= self.max[1]
+    /// Sharing a pixel.
+    fn overlaps(&self, other: &Self) -> bool {
+        self.min[0] < other.max[0]
+            && other.min[0] < self.max[0]
+            && self.min[1] < other.max[1]
+            && other.min[1] < self.max[1]
+    }
+
+    fn contains(&self, other: &Self) -> bool {
+        self.min[0] <= other.min[0]
+            && self.min[1] <= other.min[1]
+            && other.max[0] <= self.max[0]
+            && other.max[1] <= self.max[1]
+    }
+
+    /// The pixels a paint callback with viewport `rect` and clip rectangle `clip` may draw:
+    /// its viewport as the renderer sets it, within its scissor rectangle.
+    pub(crate) fn viewport(rect: &Rect, clip: &Rect, pixels_per_point: f32, size: [u32; 2]) -> Self {
+        let info = epaint::PaintCallbackInfo {
+            viewport: *rect,
+            clip_rect: *clip,
+            pixels_per_point,
+            screen_size_px: size,
+        };
+        let v = info.viewport_in_pixels();
+        let x0 = v.left_px.clamp(0, size[0] as i32) as u32;
+        let y0 = v.top_px.clamp(0, size[1] as i32) as u32;
+        let viewport = Self {
+            min: [x0, y0],
+            max: [
+                (v.left_px.saturating_add(v.width_px)).clamp(x0 as i32, size[0] as i32) as u32,
+                (v.top_px.saturating_add(v.height_px)).clamp(y0 as i32, size[1] as i32) as u32,
+            ],
+        };
+        viewport.intersect(&Self::from_clip(clip, pixels_per_point, size))
     }
 
     /// Pixels in the rectangle.
@@ -108,6 +138,8 @@ enum Record {
     Callback {
         clip: Rect,
         rect: Rect,
+        /// [`crate::CallbackTrait::opaque`].
+        opaque: bool,
     },
 }
 
@@ -142,6 +174,10 @@ impl Frame {
                 Primitive::Callback(callback) => self.records.push(Record::Callback {
                     clip,
                     rect: callback.rect,
+                    opaque: callback
+                        .callback
+                        .downcast_ref::<crate::Callback>()
+                        .is_some_and(crate::Callback::opaque),
                 }),
             }
         }
@@ -223,6 +259,14 @@ impl Comparison<'_> {
         }
     }
 
+    /// What a paint callback may draw.
+    fn add_callback(&mut self, rect: &Rect, clip: &Rect) {
+        let rect = PixelRect::viewport(rect, clip, self.pixels_per_point, self.size);
+        if !rect.is_empty() {
+            self.rects.push(rect);
+        }
+    }
+
     /// All of what record `i` of `frame` draws.
     fn add_whole(&mut self, frame: &Frame, i: usize) {
         match &frame.records[i] {
@@ -232,7 +276,7 @@ impl Comparison<'_> {
                 grow_by_triangles(&mut bounds, vertices, indices, 0..indices.len() / 3);
                 self.add(&bounds, clip);
             }
-            Record::Callback { clip, rect } => self.add(rect, clip),
+            Record::Callback { clip, rect, .. } => self.add_callback(rect, clip),
         }
     }
 
@@ -311,8 +355,8 @@ impl Comparison<'_> {
         }
         // A callback's picture is its own: always drawn again.
         for record in &new.records {
-            if let Record::Callback { clip, rect } = record {
-                self.add(rect, clip);
+            if let Record::Callback { clip, rect, .. } = record {
+                self.add_callback(rect, clip);
             }
         }
         merge(&mut self.rects);
@@ -323,7 +367,7 @@ impl Comparison<'_> {
 /// Most rectangles drawn apart; more are drawn as the one rectangle around them all.
 const MOST_RECTS: usize = 8;
 
-/// Merges rectangles that touch until none do, so that no pixel is drawn twice.
+/// Merges rectangles that overlap until none do, so that no pixel is drawn twice.
 fn merge(rects: &mut Vec<PixelRect>) {
     if rects.len() > 4 * MOST_RECTS {
         let all = rects.iter().skip(1).fold(rects[0], |all, r| all.union(r));
@@ -334,7 +378,7 @@ fn merge(rects: &mut Vec<PixelRect>) {
     'again: loop {
         for i in 0..rects.len() {
             for j in i + 1..rects.len() {
-                if rects[i].touches(&rects[j]) {
+                if rects[i].overlaps(&rects[j]) {
                     rects[i] = rects[i].union(&rects[j]);
                     rects.swap_remove(j);
                     continue 'again;
@@ -533,13 +577,20 @@ impl RetainedTarget {
             Damage::Full => renderer.render(&mut pass, primitives, screen),
             Damage::Rects(rects) => {
                 for rect in rects {
-                    let (w, h) = (rect.max[0] - rect.min[0], rect.max[1] - rect.min[1]);
-                    pass.set_viewport(0.0, 0.0, size[0] as f32, size[1] as f32, 0.0, 1.0);
-                    pass.set_scissor_rect(rect.min[0], rect.min[1], w, h);
-                    pass.set_pipeline(&self.clear_pipeline);
-                    pass.set_blend_constant(color);
-                    pass.draw(0..3, 0..1);
-                    renderer.render_within(&mut pass, primitives, screen, Some(*rect));
+                    // Under the last opaque callback covering the whole rectangle, nothing shows.
+                    let from = self.last.records.iter().rposition(|record| {
+                        matches!(record, Record::Callback { clip, rect: viewport, opaque: true }
+                            if PixelRect::viewport(viewport, clip, screen.pixels_per_point, size).contains(rect))
+                    });
+                    if from.is_none() {
+                        let (w, h) = (rect.max[0] - rect.min[0], rect.max[1] - rect.min[1]);
+                        pass.set_viewport(0.0, 0.0, size[0] as f32, size[1] as f32, 0.0, 1.0);
+                        pass.set_scissor_rect(rect.min[0], rect.min[1], w, h);
+                        pass.set_pipeline(&self.clear_pipeline);
+                        pass.set_blend_constant(color);
+                        pass.draw(0..3, 0..1);
+                    }
+                    renderer.render_within(&mut pass, primitives, screen, Some(*rect), from.unwrap_or(0));
                 }
             }
         }

@@ -275,6 +275,12 @@ impl eframe::egui_wgpu::CallbackTrait for ShowPicture {
     ) {
         self.0.draw(pass);
     }
+
+    /// The picture covers its viewport without blending (`picture.wgsl`), so egui's retained
+    /// window picture skips the panel drawn under it.
+    fn opaque(&self) -> bool {
+        true
+    }
 }
 
 /// What the viewport draws of `options` at `stage` of the shader warm-up, in frame `frame`
