@@ -24,6 +24,23 @@ exe_w=$(winepath -w "$exe")
 wine reg add 'HKCR\.mdl' /ve /d studioview.mdl /f >/dev/null
 wine reg add 'HKCR\studioview.mdl\shell\open\command' /ve /d "\"$exe_w\" \"%1\"" /f >/dev/null
 
+# The first visible window whose name matches $1, looked for until $2 seconds have passed. xdotool
+# exits on X's BadWindow when a window it lists is destroyed before it reads its attributes (Wine
+# makes and destroys windows while a program starts; CI's run failed so with `search --sync`), so
+# each failed search is only tried again.
+find_window() {
+    local deadline=$(($(date +%s) + $2)) found
+    while [ "$(date +%s)" -lt "$deadline" ]; do
+        found=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -1) || true
+        if [ -n "$found" ]; then
+            echo "$found"
+            return 0
+        fi
+        sleep 0.5
+    done
+    return 1
+}
+
 echo "+ wine start /wait $model"
 started=$(date +%s.%N)
 wine start /wait /unix "$model" &
@@ -35,10 +52,10 @@ fail() {
     exit 1
 }
 
-window=$(timeout 120 xdotool search --sync --onlyvisible --name 'soldier' | head -1) \
+window=$(find_window 'soldier' 120) \
     || fail "no window named after the model within 120 s"
 shown=$(date +%s.%N)
-echo "window $window: $(xdotool getwindowname "$window")"
+echo "window $window: $(xdotool getwindowname "$window" 2>/dev/null || echo '(gone)')"
 echo "window appeared after $(awk -v a="$started" -v b="$shown" 'BEGIN {printf "%.1f", b - a}') s"
 
 # Wait for the model: the viewport's middle holds more than the background's few colours once
@@ -47,7 +64,11 @@ colours=0
 for _ in $(seq 60); do
     sleep 2
     import -window root "$shot"
-    geometry=$(xdotool getwindowgeometry --shell "$window")
+    # A window Wine replaced is looked for again by its name.
+    if ! geometry=$(xdotool getwindowgeometry --shell "$window" 2>/dev/null); then
+        window=$(find_window 'soldier' 10) || true
+        continue
+    fi
     eval "$geometry"
     # The viewport is left of the side panel: its middle is a little left of the window's.
     cx=$((X + WIDTH * 2 / 5))
@@ -60,8 +81,12 @@ echo "viewport middle: $colours colours; screenshot: $shot"
 total=$(convert "$shot" -format %k info:)
 echo "whole screen: $total colours"
 
-xdotool windowfocus --sync "$window" 2>/dev/null || true
-xdotool key --window "$window" alt+F4
+for _ in $(seq 5); do
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    xdotool key --window "$window" alt+F4 2>/dev/null && break
+    sleep 1
+    window=$(find_window 'soldier' 10) || fail "the viewer's window went away before Alt+F4"
+done
 status=0
 if ! timeout 60 tail --pid="$viewer" -f /dev/null; then
     fail "the viewer did not exit within 60 s of Alt+F4"
@@ -75,7 +100,7 @@ echo "the viewer closed cleanly (status 0)"
 echo "+ wine start /wait studioview.exe --no-such-option"
 wine start /wait /unix "$exe" --no-such-option &
 refused=$!
-box=$(timeout 60 xdotool search --sync --onlyvisible --name '^studioview$' | head -1) \
+box=$(find_window '^studioview$' 60) \
     || { viewer=$refused; fail "no message box within 60 s for a refused command line"; }
 import -window root "$work/message-box.png"
 echo "message box $box; screenshot: $work/message-box.png"
@@ -83,7 +108,7 @@ echo "message box $box; screenshot: $work/message-box.png"
 # the time a key is sent to it (X's BadWindow). Send Return to the box as it is now, again if
 # the window went away.
 for _ in $(seq 10); do
-    box=$(xdotool search --onlyvisible --name '^studioview$' | tail -1)
+    box=$(xdotool search --onlyvisible --name '^studioview$' 2>/dev/null | tail -1) || true
     if [ -n "$box" ]; then
         xdotool windowfocus --sync "$box" 2>/dev/null || true
         xdotool key --window "$box" Return 2>/dev/null && break
