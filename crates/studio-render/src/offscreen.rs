@@ -45,10 +45,15 @@ pub struct OffscreenTarget {
     pub width: u32,
     /// Height of the image in pixels.
     pub height: u32,
+    /// The colour format: [`OFFSCREEN_FORMAT`], or another for [`Self::for_window`].
+    format: wgpu::TextureFormat,
     color: wgpu::Texture,
     resolve: Option<wgpu::Texture>,
     /// For a sampled target: the copy of each finished image, made by [`Self::pass`].
     shown: Option<wgpu::Texture>,
+    /// For a window's target: the finished texture can be viewed in this format, its bytes
+    /// as they are (its format without sRGB).
+    raw_format: Option<wgpu::TextureFormat>,
     depth: wgpu::Texture,
     readback: wgpu::Buffer,
     padded_row: u32,
@@ -69,35 +74,79 @@ impl OffscreenTarget {
         sample_count: u32,
         usage: wgpu::TextureUsages,
     ) -> Self {
+        Self::build(context, width, height, sample_count, OFFSCREEN_FORMAT, usage, None)
+    }
+
+    /// A target whose finished image a window shows by copying it (`COPY_SRC`) into its own
+    /// picture, or by sampling it through [`Self::raw_view`], a view of its bytes as they are.
+    /// `format` is an sRGB format of the window's channel order ([`OFFSCREEN_FORMAT`] or
+    /// `Bgra8UnormSrgb`), so that a copy into a window of that order without sRGB is allowed;
+    /// the renderer drawing into it must be made for `format`. Not on OpenGL, which cannot view
+    /// a texture in another format: there [`Self::with_usage`] makes a copy to sample.
+    pub fn for_window(
+        context: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+        format: wgpu::TextureFormat,
+    ) -> Self {
+        let raw = format.remove_srgb_suffix();
+        Self::build(
+            context,
+            width,
+            height,
+            sample_count,
+            format,
+            wgpu::TextureUsages::TEXTURE_BINDING,
+            Some(raw),
+        )
+    }
+
+    fn build(
+        context: &GpuContext,
+        width: u32,
+        height: u32,
+        sample_count: u32,
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+        raw_format: Option<wgpu::TextureFormat>,
+    ) -> Self {
         let (width, height) = (width.max(1), height.max(1));
         let device = &context.device;
-        let texture = |label, (width, height), format, samples, usage| {
-            device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: samples,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
+        let texture =
+            |label, (width, height), format, samples, usage, view_formats: &[wgpu::TextureFormat]| {
+                device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: samples,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage,
+                    view_formats,
+                })
+            };
         let size = (width, height);
         let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        // A window's target is shown from its finished texture itself.
+        let (finished_usage, finished_views) = match raw_format {
+            Some(raw) => (copyable | usage, vec![raw]),
+            None => (copyable, Vec::new()),
+        };
         let (color, resolve) = if sample_count > 1 {
             (
                 texture(
                     "offscreen colour (multisampled)",
                     size,
-                    OFFSCREEN_FORMAT,
+                    format,
                     sample_count,
                     wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    &[],
                 ),
-                Some(texture("offscreen colour", size, OFFSCREEN_FORMAT, 1, copyable)),
+                Some(texture("offscreen colour", size, format, 1, finished_usage, &finished_views)),
             )
         } else {
-            (texture("offscreen colour", size, OFFSCREEN_FORMAT, 1, copyable), None)
+            (texture("offscreen colour", size, format, 1, finished_usage, &finished_views), None)
         };
         let depth = texture(
             "offscreen depth",
@@ -105,20 +154,23 @@ impl OffscreenTarget {
             DEPTH_FORMAT,
             sample_count,
             wgpu::TextureUsages::RENDER_ATTACHMENT,
+            &[],
         );
-        let shown = usage.contains(wgpu::TextureUsages::TEXTURE_BINDING).then(|| {
-            let most = device.limits().max_texture_dimension_2d.max(1);
-            let side = |n: u32| n.checked_next_power_of_two().unwrap_or(n).min(most).max(n);
-            // The same bytes as the image: the formats differ only in whether they are read
-            // as sRGB, and a UI composing in gamma space wants them as they are.
-            texture(
-                "offscreen colour, shown",
-                (side(width), side(height)),
-                wgpu::TextureFormat::Rgba8Unorm,
-                1,
-                wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | usage,
-            )
-        });
+        let shown =
+            (raw_format.is_none() && usage.contains(wgpu::TextureUsages::TEXTURE_BINDING)).then(|| {
+                let most = device.limits().max_texture_dimension_2d.max(1);
+                let side = |n: u32| n.checked_next_power_of_two().unwrap_or(n).min(most).max(n);
+                // The same bytes as the image: the formats differ only in whether they are read
+                // as sRGB, and a UI composing in gamma space wants them as they are.
+                texture(
+                    "offscreen colour, shown",
+                    (side(width), side(height)),
+                    wgpu::TextureFormat::Rgba8Unorm,
+                    1,
+                    wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST | usage,
+                    &[],
+                )
+            });
         let padded_row =
             (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
@@ -127,7 +179,7 @@ impl OffscreenTarget {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Self { width, height, color, resolve, shown, depth, readback, padded_row }
+        Self { width, height, format, color, resolve, shown, raw_format, depth, readback, padded_row }
     }
 
     /// The image's bottom-right corner in [`Self::raw_view`]'s texture coordinates (0 to 1);
@@ -143,10 +195,20 @@ impl OffscreenTarget {
         self.resolve.as_ref().unwrap_or(&self.color)
     }
 
-    /// The finished image's sRGB bytes as they are, as `Rgba8Unorm`, for a UI that composes in
-    /// gamma space: the copy a target made with `TEXTURE_BINDING` holds, the image in its corner
-    /// ([`Self::image_uv`]). `None` for other targets.
+    /// The colour format the image is rendered in.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// The finished image's sRGB bytes as they are (a format without sRGB), for a UI that
+    /// composes in gamma space: the `Rgba8Unorm` copy a target made with `TEXTURE_BINDING`
+    /// holds, the image in its corner ([`Self::image_uv`]), or a window's target itself
+    /// ([`Self::for_window`]). `None` for other targets.
     pub fn raw_view(&self) -> Option<wgpu::TextureView> {
+        if let Some(raw) = self.raw_format {
+            let descriptor = wgpu::TextureViewDescriptor { format: Some(raw), ..Default::default() };
+            return Some(self.texture().create_view(&descriptor));
+        }
         self.shown.as_ref().map(|shown| shown.create_view(&wgpu::TextureViewDescriptor::default()))
     }
 
@@ -241,6 +303,12 @@ impl OffscreenTarget {
             let mapped = slice.get_mapped_range().map_err(|e| RenderError::Readback(e.to_string()))?;
             for row in mapped.chunks(self.padded_row as usize).take(self.height as usize) {
                 pixels.extend_from_slice(&row[..(self.width * 4) as usize]);
+            }
+        }
+        // Blue first in a BGRA target: the image is RGBA.
+        if matches!(self.format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb) {
+            for pixel in pixels.chunks_exact_mut(4) {
+                pixel.swap(0, 2);
             }
         }
         self.readback.unmap();

@@ -485,3 +485,41 @@ fn the_picture_drawn_into_a_window_pass_is_the_image_byte_for_byte() {
     let error = pollster::block_on(scope.pop());
     assert!(error.is_none(), "{error:?}");
 }
+
+#[test]
+fn a_window_target_in_the_windows_channel_order_renders_the_same_image() {
+    let Some((mut s, image)) = sampled_blends() else { return };
+    let model = load("fixtures/blends.mdl").expect("loaded above");
+    let pose = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &pose);
+    let camera = Camera::framing(min - Vec3::splat(20.0), max + Vec3::splat(20.0), 30.0, 15.0);
+    let mut options = RenderOptions::default();
+    options.overlay.hitboxes = true;
+    let scope = s.context.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    for format in [wgpu::TextureFormat::Bgra8UnormSrgb, OFFSCREEN_FORMAT] {
+        let samples = s.context.sample_count(format);
+        s.renderer = Renderer::new(&s.context, format, samples);
+        s.gpu = s.renderer.upload(&studio_render::goldsrc::render_model(&model));
+        s.target = OffscreenTarget::for_window(&s.context, SIZE.0, SIZE.1, samples, format);
+        assert_eq!(s.target.format(), format);
+        // Read back as RGBA whatever the order: the same image.
+        let got = render(&mut s, &model, &pose, &camera, &options);
+        assert!(got == image, "{format:?}: the image differs from the RGBA target's");
+        // The finished texture itself is what the window copies or samples: its bytes, in
+        // the target's order, are the image's; its raw view is that texture without sRGB.
+        let texture = s.target.texture();
+        assert!(
+            texture.usage().contains(wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::TEXTURE_BINDING)
+        );
+        assert_eq!(s.target.image_uv(), [1.0, 1.0]);
+        let view = s.target.raw_view().expect("a window's target has a view to show");
+        assert_eq!(view.texture().format(), format);
+        let mut bytes = read_texture(&s.context, texture);
+        if format == wgpu::TextureFormat::Bgra8UnormSrgb {
+            bytes.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
+        }
+        assert!(bytes == image.pixels, "{format:?}: the finished texture's bytes differ from the image");
+    }
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "{error:?}");
+}

@@ -2,6 +2,8 @@
 //! only the rectangles whose primitives changed. Every frame of the real viewer — playing,
 //! changing sequence, opening a panel, pausing — is drawn both ways on the software renderer and
 //! must be the same, byte for byte; while the model plays, far less than the window is drawn.
+//! The viewport's picture is copied into the kept picture (`CallbackTrait::picture`) in both
+//! channel orders a window has (RGBA, and BGRA as on X11 and Windows).
 
 use eframe::egui_wgpu::retained::{Damage, RetainedTarget};
 use eframe::egui_wgpu::{RenderState, ScreenDescriptor, wgpu};
@@ -20,12 +22,13 @@ struct Both {
     state: RenderState,
     retained: RetainedTarget,
     textures_changed: bool,
-    /// Per frame: the share of the window the retained picture drew again (1 for whole).
-    drawn: Rc<RefCell<Vec<f64>>>,
+    /// Per frame: the share of the window the retained picture drew again (1 for whole), and
+    /// how many pictures it copied into place.
+    drawn: Rc<RefCell<Vec<(f64, usize)>>>,
 }
 
 impl Both {
-    fn new(state: RenderState, drawn: Rc<RefCell<Vec<f64>>>) -> Self {
+    fn new(state: RenderState, drawn: Rc<RefCell<Vec<(f64, usize)>>>) -> Self {
         let retained = RetainedTarget::new(&state.device, state.target_format);
         Self {
             whole: WgpuTestRenderer::from_render_state(state.clone()),
@@ -63,10 +66,11 @@ impl Both {
             std::mem::take(&mut self.textures_changed),
         );
         let area = f64::from(screen.size_in_pixels[0]) * f64::from(screen.size_in_pixels[1]);
-        self.drawn.borrow_mut().push(match self.retained.damage() {
+        let share = match self.retained.damage() {
             Damage::Full => 1.0,
             Damage::Rects(rects) => rects.iter().map(|r| r.area() as f64).sum::<f64>() / area,
-        });
+        };
+        self.drawn.borrow_mut().push((share, self.retained.copied()));
         let texture = self.retained.texture().expect("a painted picture");
         let (width, height) = (texture.width(), texture.height());
         let row = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
@@ -112,14 +116,9 @@ impl TestRenderer for Both {
     fn render(&mut self, ctx: &egui::Context, output: &egui::FullOutput) -> Result<image::RgbaImage, String> {
         let whole = self.whole.render(ctx, output)?;
         let retained = self.retained_picture(ctx, output);
-        // kittest's picture is RGBA whatever the target's order; ours is the target's bytes.
-        let bgra = matches!(
-            self.state.target_format,
-            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
-        );
+        // Both are the target's bytes as they are (kittest reads a BGRA target back unswizzled).
         let frame = self.drawn.borrow().len();
         for (i, (w, r)) in whole.as_raw().chunks(4).zip(retained.chunks(4)).enumerate() {
-            let r = if bgra { [r[2], r[1], r[0], r[3]] } else { [r[0], r[1], r[2], r[3]] };
             if w != r {
                 let x = i as u32 % whole.width();
                 return Err(format!(
@@ -132,15 +131,40 @@ impl TestRenderer for Both {
     }
 }
 
+/// The render state kittest makes, with egui drawing into `format` instead.
+fn render_state_for(format: Option<wgpu::TextureFormat>) -> RenderState {
+    let mut state = create_render_state(default_wgpu_setup(), eframe::egui_wgpu::RendererOptions::default());
+    if let Some(format) = format {
+        state.target_format = format;
+        state.renderer = std::sync::Arc::new(egui::mutex::RwLock::new(eframe::egui_wgpu::Renderer::new(
+            &state.device,
+            format,
+            eframe::egui_wgpu::RendererOptions::default(),
+        )));
+    }
+    state
+}
+
 #[test]
 fn a_window_redrawn_where_it_changed_is_the_window_drawn_whole() {
+    // kittest's own format: RGBA.
+    window_drawn_both_ways(None);
+}
+
+#[test]
+fn a_bgra_window_takes_the_viewport_by_a_copy_and_is_the_window_drawn_whole() {
+    window_drawn_both_ways(Some(wgpu::TextureFormat::Bgra8Unorm));
+}
+
+/// Plays, changes the sequence, opens a panel and pauses, checking each frame drawn both ways;
+/// the viewport's picture is copied into place while the model plays.
+fn window_drawn_both_ways(format: Option<wgpu::TextureFormat>) {
     // CI installs Mesa, so there the lack of an adapter fails below.
     if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
         eprintln!("note: no graphics adapter; skipping");
         return;
     }
-    let render_state =
-        create_render_state(default_wgpu_setup(), eframe::egui_wgpu::RendererOptions::default());
+    let render_state = render_state_for(format);
     let model = studio_testing::shared().map(|s| s.join("models/ns/soldier.mdl"));
     if model.is_none() {
         eprintln!("note: ../shared not found; the window is checked without a model");
@@ -185,8 +209,10 @@ fn a_window_redrawn_where_it_changed_is_the_window_drawn_whole() {
         }
     }
     let drawn = drawn.borrow();
-    assert_eq!(drawn[0], 1.0, "the first frame is drawn whole");
-    let playing = &drawn[playing_from..playing_from + 20];
+    assert_eq!(drawn[0].0, 1.0, "the first frame is drawn whole");
+    let copied = drawn[playing_from..playing_from + 20].iter().filter(|(_, c)| *c > 0).count();
+    assert!(copied > 0, "the viewport's picture is copied into place while playing: {drawn:?}");
+    let playing: Vec<f64> = drawn[playing_from..playing_from + 20].iter().map(|(d, _)| *d).collect();
     let most = playing.iter().copied().fold(0.0, f64::max);
     if has_model {
         assert!(most < 0.6, "while playing, at most {most:.2} of the window is drawn again: {playing:?}");

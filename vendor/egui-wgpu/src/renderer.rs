@@ -125,12 +125,27 @@ pub trait CallbackTrait: Send + Sync {
     fn opaque(&self) -> bool {
         false
     }
+
+    /// studioview patch: a texture holding what [`Self::paint`] draws, at its viewport's size in
+    /// pixels (`size`), that a copy can write into a target of `format` (the same format, or
+    /// the same but for sRGB), for an opaque callback. A retained window picture
+    /// ([`crate::retained`]) then copies the texture into place instead of calling
+    /// [`Self::paint`]: on a software rasterizer a copy costs a fraction of a draw.
+    fn picture(&self, format: wgpu::TextureFormat, size: [u32; 2]) -> Option<&wgpu::Texture> {
+        let _ = (format, size);
+        None
+    }
 }
 
 impl Callback {
     /// studioview patch: [`CallbackTrait::opaque`] of the callback.
     pub fn opaque(&self) -> bool {
         self.0.opaque()
+    }
+
+    /// studioview patch: [`CallbackTrait::picture`] of the callback.
+    pub fn picture(&self, format: wgpu::TextureFormat, size: [u32; 2]) -> Option<&wgpu::Texture> {
+        self.0.picture(format, size)
     }
 }
 
@@ -533,12 +548,13 @@ impl Renderer {
         paint_jobs: &[epaint::ClippedPrimitive],
         screen_descriptor: &ScreenDescriptor,
     ) {
-        self.render_within(render_pass, paint_jobs, screen_descriptor, None, 0);
+        self.render_within(render_pass, paint_jobs, screen_descriptor, None, 0, &[]);
     }
 
     /// studioview patch: [`Self::render`] with every scissor rectangle cut to `within` (and a
-    /// paint callback's to its viewport too), so that only those pixels are drawn, and with the
-    /// primitives before `from` left out (see [`crate::retained`]).
+    /// paint callback's to its viewport too), so that only those pixels are drawn, with the
+    /// primitives before `from` left out, and the paint callbacks at the indices in `copied`
+    /// (whose pictures were copied into place) not called (see [`crate::retained`]).
     pub fn render_within(
         &self,
         render_pass: &mut wgpu::RenderPass<'static>,
@@ -546,6 +562,7 @@ impl Renderer {
         screen_descriptor: &ScreenDescriptor,
         within: Option<crate::retained::PixelRect>,
         from: usize,
+        copied: &[usize],
     ) {
         profiling::function_scope!();
 
@@ -564,7 +581,7 @@ impl Renderer {
             primitive,
         }) in paint_jobs.iter().enumerate()
         {
-            if index < from {
+            if index < from || copied.contains(&index) {
                 if let Primitive::Mesh(_) = primitive {
                     index_buffer_slices.next();
                     vertex_buffer_slices.next();

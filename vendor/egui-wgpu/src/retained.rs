@@ -12,7 +12,10 @@
 //! order, by the same triangles with the same clip rectangle and texture in both frames, so it
 //! has the value a whole redraw would give it. Paint callbacks draw what egui cannot see, so
 //! their rectangles are always redrawn; where an opaque one ([`crate::CallbackTrait::opaque`])
-//! covers a whole rectangle, what is drawn before it there is left out. A texture upload, a new
+//! covers a whole rectangle, what is drawn before it there is left out. An opaque callback that
+//! offers its picture as a texture ([`crate::CallbackTrait::picture`]) is copied into place
+//! rather than drawn: what comes before it there is drawn first (where it must be drawn at
+//! all), then the copy, then what comes after it, over its viewport. A texture upload, a new
 //! size, scale or clear colour redraws everything.
 
 use core::ops::Range;
@@ -82,6 +85,27 @@ impl PixelRect {
             ],
         };
         viewport.intersect(&Self::from_clip(clip, pixels_per_point, size))
+    }
+
+    /// The whole of a paint callback's viewport `rect` in pixels, as the renderer sets it, when
+    /// it lies within the screen and its clip rectangle; `None` when part of it is cut off.
+    fn whole_viewport(rect: &Rect, clip: &Rect, pixels_per_point: f32, size: [u32; 2]) -> Option<Self> {
+        let info = epaint::PaintCallbackInfo {
+            viewport: *rect,
+            clip_rect: *clip,
+            pixels_per_point,
+            screen_size_px: size,
+        };
+        let v = info.viewport_in_pixels();
+        let (x0, y0) = (u32::try_from(v.left_px).ok()?, u32::try_from(v.top_px).ok()?);
+        let whole = Self {
+            min: [x0, y0],
+            max: [
+                x0.checked_add(u32::try_from(v.width_px).ok()?)?,
+                y0.checked_add(u32::try_from(v.height_px).ok()?)?,
+            ],
+        };
+        (!whole.is_empty() && Self::viewport(rect, clip, pixels_per_point, size) == whole).then_some(whole)
     }
 
     /// Pixels in the rectangle.
@@ -404,6 +428,19 @@ pub struct RetainedTarget {
     /// What the last frame was drawn with; `None` until a frame has been drawn whole.
     drawn_with: Option<([u32; 2], f32, [f32; 4])>,
     damage: Damage,
+    /// This frame's callbacks whose pictures are copied into place (kept to be reused).
+    copies: Vec<PictureCopy>,
+    /// The indices of `copies`' callbacks among this frame's primitives.
+    copied: Vec<usize>,
+}
+
+/// An opaque paint callback's picture copied into the kept picture.
+struct PictureCopy {
+    /// The callback's index among the frame's primitives.
+    index: usize,
+    /// Its viewport, in pixels.
+    rect: PixelRect,
+    picture: wgpu::Texture,
 }
 
 impl RetainedTarget {
@@ -464,6 +501,48 @@ impl RetainedTarget {
             next: Frame::default(),
             drawn_with: None,
             damage: Damage::Full,
+            copies: Vec::new(),
+            copied: Vec::new(),
+        }
+    }
+
+    /// The opaque callbacks among `primitives` whose pictures can be copied into place: each
+    /// with its whole viewport on the screen, a texture of that size and a format this
+    /// picture's can take by a copy, and overlapping no other such callback.
+    fn find_copies(&mut self, primitives: &[ClippedPrimitive], screen: &ScreenDescriptor) {
+        self.copies.clear();
+        self.copied.clear();
+        for (index, primitive) in primitives.iter().enumerate() {
+            let Primitive::Callback(callback) = &primitive.primitive else {
+                continue;
+            };
+            let Some(callback_fn) = callback.callback.downcast_ref::<crate::Callback>() else {
+                continue;
+            };
+            let Some(rect) = PixelRect::whole_viewport(
+                &callback.rect,
+                &primitive.clip_rect,
+                screen.pixels_per_point,
+                screen.size_in_pixels,
+            ) else {
+                continue;
+            };
+            let size = [rect.max[0] - rect.min[0], rect.max[1] - rect.min[1]];
+            let Some(picture) = callback_fn.opaque().then(|| callback_fn.picture(self.format, size)).flatten() else {
+                continue;
+            };
+            let fits = [picture.width(), picture.height()] == size
+                && picture.format().remove_srgb_suffix() == self.format.remove_srgb_suffix()
+                && picture.sample_count() == 1
+                && picture.usage().contains(wgpu::TextureUsages::COPY_SRC);
+            if fits && !self.copies.iter().any(|copy| copy.rect.overlaps(&rect)) {
+                self.copies.push(PictureCopy {
+                    index,
+                    rect,
+                    picture: picture.clone(),
+                });
+                self.copied.push(index);
+            }
         }
     }
 
@@ -475,6 +554,12 @@ impl RetainedTarget {
     /// What the last [`Self::paint`] drew.
     pub fn damage(&self) -> &Damage {
         &self.damage
+    }
+
+    /// How many paint callbacks' pictures the last [`Self::paint`] copied into place rather than
+    /// drew ([`crate::CallbackTrait::picture`]).
+    pub fn copied(&self) -> usize {
+        self.copies.len()
     }
 
     /// The picture, once a frame has been painted.
@@ -512,7 +597,9 @@ impl RetainedTarget {
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
                 format: self.format,
-                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::COPY_DST,
                 view_formats: &[],
             });
             let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
@@ -538,12 +625,13 @@ impl RetainedTarget {
         core::mem::swap(&mut self.last, &mut self.next);
         self.drawn_with = Some(drawn_with);
 
-        let Some((_, view)) = &self.texture else {
-            return;
-        };
         if matches!(&self.damage, Damage::Rects(rects) if rects.is_empty()) {
             return;
         }
+        self.find_copies(primitives, screen);
+        let Some((texture, view)) = &self.texture else {
+            return;
+        };
         let color = wgpu::Color {
             r: f64::from(clear_color[0]),
             g: f64::from(clear_color[1]),
@@ -551,50 +639,111 @@ impl RetainedTarget {
             a: f64::from(clear_color[3]),
         };
         let full = self.damage == Damage::Full;
-        let mut pass = encoder
-            .begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui_retained"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: if full {
-                            wgpu::LoadOp::Clear(color)
-                        } else {
-                            wgpu::LoadOp::Load
-                        },
-                        store: wgpu::StoreOp::Store,
-                    },
-                    depth_slice: None,
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
+        // The rectangle that each damaged rectangle is drawn from: the last opaque callback
+        // covering it (nothing under it shows), or the first.
+        let from = |rect: &PixelRect| {
+            self.last.records.iter().rposition(|record| {
+                matches!(record, Record::Callback { clip, rect: viewport, opaque: true }
+                    if PixelRect::viewport(viewport, clip, screen.pixels_per_point, size).contains(rect))
             })
-            .forget_lifetime();
-        match &self.damage {
-            Damage::Full => renderer.render(&mut pass, primitives, screen),
-            Damage::Rects(rects) => {
-                for rect in rects {
-                    // Under the last opaque callback covering the whole rectangle, nothing shows.
-                    let from = self.last.records.iter().rposition(|record| {
-                        matches!(record, Record::Callback { clip, rect: viewport, opaque: true }
-                            if PixelRect::viewport(viewport, clip, screen.pixels_per_point, size).contains(rect))
-                    });
-                    if from.is_none() {
-                        let (w, h) = (rect.max[0] - rect.min[0], rect.max[1] - rect.min[1]);
-                        pass.set_viewport(0.0, 0.0, size[0] as f32, size[1] as f32, 0.0, 1.0);
-                        pass.set_scissor_rect(rect.min[0], rect.min[1], w, h);
-                        pass.set_pipeline(&self.clear_pipeline);
-                        pass.set_blend_constant(color);
-                        pass.draw(0..3, 0..1);
+        };
+        // What is drawn before the copies: all but the rectangles that lie under a copied
+        // picture (drawn by the copy and what follows it).
+        let before_copies = match &self.damage {
+            Damage::Full => true,
+            Damage::Rects(rects) => rects
+                .iter()
+                .any(|rect| from(rect).is_none_or(|from| !self.copied.contains(&from))),
+        };
+        if before_copies {
+            let mut pass = begin(encoder, view, full.then_some(color));
+            match &self.damage {
+                Damage::Full => renderer.render_within(&mut pass, primitives, screen, None, 0, &self.copied),
+                Damage::Rects(rects) => {
+                    for rect in rects {
+                        let from = from(rect);
+                        if from.is_some_and(|from| self.copied.contains(&from)) {
+                            continue;
+                        }
+                        if from.is_none() {
+                            let (w, h) = (rect.max[0] - rect.min[0], rect.max[1] - rect.min[1]);
+                            pass.set_viewport(0.0, 0.0, size[0] as f32, size[1] as f32, 0.0, 1.0);
+                            pass.set_scissor_rect(rect.min[0], rect.min[1], w, h);
+                            pass.set_pipeline(&self.clear_pipeline);
+                            pass.set_blend_constant(color);
+                            pass.draw(0..3, 0..1);
+                        }
+                        renderer.render_within(
+                            &mut pass,
+                            primitives,
+                            screen,
+                            Some(*rect),
+                            from.unwrap_or(0),
+                            &self.copied,
+                        );
                     }
-                    renderer.render_within(&mut pass, primitives, screen, Some(*rect), from.unwrap_or(0));
                 }
             }
         }
+        for copy in &self.copies {
+            let [x, y] = copy.rect.min;
+            encoder.copy_texture_to_texture(
+                copy.picture.as_image_copy(),
+                wgpu::TexelCopyTextureInfo {
+                    texture,
+                    mip_level: 0,
+                    origin: wgpu::Origin3d { x, y, z: 0 },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                copy.picture.size(),
+            );
+        }
+        // What follows a copied picture over its viewport, where anything may.
+        let after = |copy: &PictureCopy| {
+            primitives[copy.index + 1..].iter().any(|primitive| {
+                PixelRect::from_clip(&primitive.clip_rect, screen.pixels_per_point, size).overlaps(&copy.rect)
+            })
+        };
+        if self.copies.iter().any(after) {
+            let mut pass = begin(encoder, view, None);
+            for copy in self.copies.iter().filter(|copy| after(copy)) {
+                renderer.render_within(
+                    &mut pass,
+                    primitives,
+                    screen,
+                    Some(copy.rect),
+                    copy.index + 1,
+                    &self.copied,
+                );
+            }
+        }
     }
+}
+
+/// A render pass on the kept picture `view`, cleared to `clear` or loading what it holds.
+fn begin(
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    clear: Option<wgpu::Color>,
+) -> wgpu::RenderPass<'static> {
+    encoder
+        .begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("egui_retained"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: clear.map_or(wgpu::LoadOp::Load, wgpu::LoadOp::Clear),
+                    store: wgpu::StoreOp::Store,
+                },
+                depth_slice: None,
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+        .forget_lifetime()
 }
 
 /// One triangle over the whole target; the blend state turns its colour into the clear colour.

@@ -223,11 +223,18 @@ impl Helper {
             state.apply(Command::Open(path));
         }
         state.evaluate();
-        // The viewport's format and sample count: what the compiled shaders are keyed on.
-        let samples = context.interactive_sample_count(OFFSCREEN_FORMAT);
-        let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+        // The viewport's format and sample count: what the compiled shaders are keyed on. The
+        // window is not open yet: its format is taken to be B8G8R8A8, the one every surface of
+        // Mesa's software Vulkan driver offers (on X11 and Wayland).
+        let backend = context.adapter.get_info().backend;
+        let format = crate::app::ui::viewport::copied_format(backend, wgpu::TextureFormat::Bgra8Unorm);
+        let samples = context.interactive_sample_count(format.unwrap_or(OFFSCREEN_FORMAT));
+        let mut renderer = Renderer::new(&context, format.unwrap_or(OFFSCREEN_FORMAT), samples);
         let gpu = renderer.upload(&state.render_model());
-        let target = OffscreenTarget::new(&context, SIZE, SIZE, samples);
+        let target = match format {
+            Some(format) => OffscreenTarget::for_window(&context, SIZE, SIZE, samples, format),
+            None => OffscreenTarget::new(&context, SIZE, SIZE, samples),
+        };
         Some(Self { context, state, renderer, gpu, target })
     }
 

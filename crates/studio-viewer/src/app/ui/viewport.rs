@@ -1,7 +1,9 @@
 //! The central viewport: the renderer draws the pose into a texture of the viewport's size,
-//! which the window's pass copies in ([`studio_render::Picture`], through an egui paint
-//! callback); drags orbit (left) and pan (right or middle), the wheel zooms. It renders only
-//! when the scene changed, so an idle viewer does no GPU work.
+//! which egui's paint callback puts into the window: copied into egui-wgpu's retained window
+//! picture where the window's format allows (a copy costs a software rasterizer a fraction of
+//! a draw), otherwise drawn in the window's pass ([`studio_render::Picture`]). Drags orbit
+//! (left) and pan (right or middle), the wheel zooms. It renders only when the scene changed,
+//! so an idle viewer does no GPU work.
 
 use studio_render::{
     GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, Picture, PictureDrawer, RenderOptions, Renderer,
@@ -27,9 +29,46 @@ struct Drawn {
     size: (u32, u32),
 }
 
+/// The format the viewport renders in for a window of `window_format` on `backend`, when the
+/// window's picture can take the viewport's by a copy: the window's own channel order, in sRGB
+/// (a copy may drop sRGB, not reorder channels). `None` on OpenGL, which cannot view a texture
+/// in another format, and for windows of other formats: the viewport then renders in
+/// [`OFFSCREEN_FORMAT`] and its picture is drawn.
+pub fn copied_format(
+    backend: eframe::wgpu::Backend,
+    window_format: eframe::wgpu::TextureFormat,
+) -> Option<eframe::wgpu::TextureFormat> {
+    use eframe::wgpu::TextureFormat;
+    if backend == eframe::wgpu::Backend::Gl {
+        return None;
+    }
+    match window_format.remove_srgb_suffix() {
+        TextureFormat::Bgra8Unorm => Some(TextureFormat::Bgra8UnormSrgb),
+        TextureFormat::Rgba8Unorm => Some(TextureFormat::Rgba8UnormSrgb),
+        _ => None,
+    }
+}
+
+/// The size in pixels of a paint callback at `rect`, as egui-wgpu sets its viewport (each edge
+/// rounded), so that the picture fills it texel for pixel.
+fn viewport_pixels(rect: egui::Rect, pixels_per_point: f32, most: u32) -> (u32, u32) {
+    let side = |from: f32, to: f32| {
+        let pixels = (to * pixels_per_point).round() - (from * pixels_per_point).round();
+        (pixels.max(1.0) as u32).min(most)
+    };
+    (side(rect.min.x, rect.max.x), side(rect.min.y, rect.max.y))
+}
+
 /// GPU resources of the viewport.
 struct Gpu {
     context: GpuContext,
+    /// The format the renderer draws in: [`copied_format`]'s where the picture is copied,
+    /// otherwise [`OFFSCREEN_FORMAT`].
+    format: eframe::wgpu::TextureFormat,
+    /// Whether the picture is copied into the window ([`copied_format`]): then it is never
+    /// shown as an egui image, and the drawer is made at once, for a window that turns out not
+    /// to copy it.
+    copied: bool,
     renderer: Renderer,
     model: Option<((usize, u64), GpuModel)>,
     target: Option<OffscreenTarget>,
@@ -91,16 +130,20 @@ impl Viewport {
                 queue: render_state.queue.clone(),
             };
             let software = context.is_software();
-            let most_samples = context.sample_count(OFFSCREEN_FORMAT);
-            let renderer =
-                Renderer::new(&context, OFFSCREEN_FORMAT, msaa_samples(msaa, software, most_samples));
+            let copied = copied_format(context.adapter.get_info().backend, render_state.target_format);
+            let format = copied.unwrap_or(OFFSCREEN_FORMAT);
+            let most_samples = context.sample_count(format);
+            let renderer = Renderer::new(&context, format, msaa_samples(msaa, software, most_samples));
+            let drawer = copied.map(|_| PictureDrawer::new(&context.device, render_state.target_format));
             Gpu {
                 context,
+                format,
+                copied: copied.is_some(),
                 renderer,
                 model: None,
                 target: None,
                 texture: None,
-                drawer: None,
+                drawer,
                 picture: None,
                 shown_whole: false,
                 drawn: None,
@@ -165,12 +208,8 @@ impl Viewport {
             super::handles::handles_ui(ui, rect, state, &mut self.drag);
             return;
         };
-        let pixels_per_point = ui.ctx().pixels_per_point();
         let max = render_state.device.limits().max_texture_dimension_2d;
-        let pixels = (
-            ((rect.width() * pixels_per_point) as u32).clamp(1, max),
-            ((rect.height() * pixels_per_point) as u32).clamp(1, max),
-        );
+        let pixels = viewport_pixels(rect, ui.ctx().pixels_per_point(), max);
         let stage = self.warmup.as_ref().map_or(Stage::Done, |(w, _)| w.stage(ui.ctx()));
         // A screenshot asked for meanwhile waits for the whole picture.
         let screenshot = stage == Stage::Done && std::mem::take(&mut self.screenshot);
@@ -184,7 +223,7 @@ impl Viewport {
         let samples = gpu.samples(state.settings.msaa);
         if samples != gpu.renderer.sample_count {
             // MSAA turned on or off: pipelines and targets of the other sample count.
-            gpu.renderer = Renderer::new(&gpu.context, OFFSCREEN_FORMAT, samples);
+            gpu.renderer = Renderer::new(&gpu.context, gpu.format, samples);
             gpu.model = None;
             gpu.target = None;
             gpu.drawn = None;
@@ -196,15 +235,20 @@ impl Viewport {
         }
         let resized = gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels);
         if resized {
-            let target = OffscreenTarget::with_usage(
-                &gpu.context,
-                pixels.0,
-                pixels.1,
-                gpu.renderer.sample_count,
-                eframe::wgpu::TextureUsages::TEXTURE_BINDING,
-            );
+            let (width, height, samples) = (pixels.0, pixels.1, gpu.renderer.sample_count);
+            let target = if gpu.copied {
+                OffscreenTarget::for_window(&gpu.context, width, height, samples, gpu.format)
+            } else {
+                OffscreenTarget::with_usage(
+                    &gpu.context,
+                    width,
+                    height,
+                    samples,
+                    eframe::wgpu::TextureUsages::TEXTURE_BINDING,
+                )
+            };
             // egui composes in gamma space: it takes the image's sRGB bytes as they are.
-            if let Some(view) = target.raw_view() {
+            if let Some(view) = target.raw_view().filter(|_| !gpu.copied) {
                 let mut egui_renderer = render_state.renderer.write();
                 let device = &gpu.context.device;
                 match gpu.texture {
@@ -253,8 +297,13 @@ impl Viewport {
     }
 }
 
-/// The viewport's picture, drawn in the window's pass where egui calls back.
-struct ShowPicture(Picture);
+/// The viewport's picture, copied into egui's retained window picture or drawn in the window's
+/// pass where egui calls back.
+struct ShowPicture {
+    /// The target's finished texture, for a window that can take it by a copy.
+    texture: eframe::wgpu::Texture,
+    picture: Picture,
+}
 
 /// The paint callback showing `target`'s picture (its rectangle is set where it is painted).
 fn paint_callback(
@@ -263,7 +312,8 @@ fn paint_callback(
     target: &OffscreenTarget,
 ) -> Option<egui::PaintCallback> {
     let picture = drawer.picture(device, target)?;
-    Some(eframe::egui_wgpu::Callback::new_paint_callback(egui::Rect::NOTHING, ShowPicture(picture)))
+    let show = ShowPicture { texture: target.texture().clone(), picture };
+    Some(eframe::egui_wgpu::Callback::new_paint_callback(egui::Rect::NOTHING, show))
 }
 
 impl eframe::egui_wgpu::CallbackTrait for ShowPicture {
@@ -273,13 +323,22 @@ impl eframe::egui_wgpu::CallbackTrait for ShowPicture {
         pass: &mut eframe::wgpu::RenderPass<'static>,
         _resources: &eframe::egui_wgpu::CallbackResources,
     ) {
-        self.0.draw(pass);
+        self.picture.draw(pass);
     }
 
     /// The picture covers its viewport without blending (`picture.wgsl`), so egui's retained
     /// window picture skips the panel drawn under it.
     fn opaque(&self) -> bool {
         true
+    }
+
+    /// The finished texture, for a window picture whose format it can be copied into (egui-wgpu
+    /// checks the formats and the size again).
+    fn picture(&self, format: eframe::wgpu::TextureFormat, size: [u32; 2]) -> Option<&eframe::wgpu::Texture> {
+        let texture = &self.texture;
+        (texture.format().remove_srgb_suffix() == format.remove_srgb_suffix()
+            && [texture.width(), texture.height()] == size)
+            .then_some(texture)
     }
 }
 
@@ -431,5 +490,34 @@ mod tests {
 
         assert_eq!(warm_up_options(Stage::Done, 0, options), options);
         assert_eq!(warm_up_options(Stage::Done, 7, options), options);
+    }
+
+    #[test]
+    fn the_viewport_renders_in_the_windows_channel_order_in_srgb_where_it_can_be_copied() {
+        use eframe::wgpu::{Backend, TextureFormat};
+        let copied = |backend, format| copied_format(backend, format);
+        assert_eq!(copied(Backend::Vulkan, TextureFormat::Bgra8Unorm), Some(TextureFormat::Bgra8UnormSrgb));
+        assert_eq!(copied(Backend::Dx12, TextureFormat::Rgba8Unorm), Some(TextureFormat::Rgba8UnormSrgb));
+        assert_eq!(
+            copied(Backend::Metal, TextureFormat::Bgra8UnormSrgb),
+            Some(TextureFormat::Bgra8UnormSrgb)
+        );
+        // OpenGL cannot view the texture in another format; other windows draw the picture.
+        assert_eq!(copied(Backend::Gl, TextureFormat::Bgra8Unorm), None);
+        assert_eq!(copied(Backend::Vulkan, TextureFormat::Rgba16Float), None);
+        assert_eq!(copied(Backend::Vulkan, TextureFormat::Rgb10a2Unorm), None);
+    }
+
+    #[test]
+    fn the_viewports_pixels_are_its_rounded_edges_apart() {
+        let rect = |x0, y0, x1, y1| egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1));
+        assert_eq!(viewport_pixels(rect(0.0, 0.0, 100.0, 50.0), 1.0, 8192), (100, 50));
+        // 10.2..110.6 at 1.5: pixels 15 (15.3) to 166 (165.9), 151 wide, as egui-wgpu sets the
+        // viewport; the width alone (150.6) truncated would be 150. Likewise 0 to 50 high, not 49.
+        assert_eq!(viewport_pixels(rect(10.2, 0.3, 110.6, 33.4), 1.5, 8192), (151, 50));
+        assert_eq!(viewport_pixels(rect(0.3, 0.0, 1.3, 1.0), 1.0, 8192), (1, 1));
+        // Never empty, never over the device's limit.
+        assert_eq!(viewport_pixels(rect(5.0, 5.0, 5.0, 5.0), 2.0, 8192), (1, 1));
+        assert_eq!(viewport_pixels(rect(0.0, 0.0, 9000.0, 10.0), 1.0, 8192), (8192, 10));
     }
 }
