@@ -2,6 +2,7 @@
 //! adapter offers it), a depth buffer and a readback buffer, reused across frames.
 
 use crate::context::{GpuContext, RenderError};
+use crate::ground::{GroundCache, GroundKey, GroundPlan, copy_whole};
 use crate::renderer::DEPTH_FORMAT;
 
 /// The format offscreen images are rendered in.
@@ -55,6 +56,8 @@ pub struct OffscreenTarget {
     /// as they are (its format without sRGB).
     raw_format: Option<wgpu::TextureFormat>,
     depth: wgpu::Texture,
+    /// The ground kept between frames ([`Self::pass_over_ground`]).
+    ground: GroundCache,
     readback: wgpu::Buffer,
     padded_row: u32,
 }
@@ -127,7 +130,14 @@ impl OffscreenTarget {
                 })
             };
         let size = (width, height);
-        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        // A single-sampled target's colour is also copied into, from the kept ground.
+        let copyable = if sample_count > 1 {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST
+        };
         // A window's target is shown from its finished texture itself.
         let (finished_usage, finished_views) = match raw_format {
             Some(raw) => (copyable | usage, vec![raw]),
@@ -153,7 +163,14 @@ impl OffscreenTarget {
             size,
             DEPTH_FORMAT,
             sample_count,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            // Copied to and from the kept ground (single-sampled targets only).
+            if sample_count > 1 {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+            } else {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::COPY_DST
+            },
             &[],
         );
         let shown =
@@ -179,7 +196,19 @@ impl OffscreenTarget {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Self { width, height, format, color, resolve, shown, raw_format, depth, readback, padded_row }
+        Self {
+            width,
+            height,
+            format,
+            color,
+            resolve,
+            shown,
+            raw_format,
+            depth,
+            ground: GroundCache::default(),
+            readback,
+            padded_row,
+        }
     }
 
     /// The image's bottom-right corner in [`Self::raw_view`]'s texture coordinates (0 to 1);
@@ -193,6 +222,11 @@ impl OffscreenTarget {
     /// The texture holding the finished image.
     pub fn texture(&self) -> &wgpu::Texture {
         self.resolve.as_ref().unwrap_or(&self.color)
+    }
+
+    /// Samples per pixel of the colour the image is rendered in.
+    pub fn sample_count(&self) -> u32 {
+        self.color.sample_count()
     }
 
     /// The colour format the image is rendered in.
@@ -220,41 +254,112 @@ impl OffscreenTarget {
         background: [u8; 3],
         draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
     ) {
+        let mut pass = self.begin(encoder, Some(background), false);
+        draw(&mut pass);
+        drop(pass);
+        self.copy_shown(encoder);
+    }
+
+    /// Records a frame as [`Self::pass`] does, drawing its ground with `ground` and the rest with
+    /// `draw`, where `key` says what the ground depends on (`None`: no ground to keep). A ground
+    /// the same as the last frame's is kept after it is drawn, and copied in while it stays the
+    /// same instead of drawn again ([`crate::ground`]); each frame's pixels are those
+    /// [`Self::pass`] gives.
+    pub fn pass_over_ground(
+        &mut self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        background: [u8; 3],
+        key: Option<GroundKey>,
+        ground: impl FnOnce(&mut wgpu::RenderPass<'_>),
+        draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
+    ) {
+        // A multisampled target's colour cannot be copied in: drawn whole.
+        let key = key.filter(|_| self.resolve.is_none());
+        match self.ground.plan(key) {
+            GroundPlan::Draw => self.pass(encoder, background, |pass| {
+                ground(pass);
+                draw(pass);
+            }),
+            GroundPlan::Keep => {
+                let mut pass = self.begin(encoder, Some(background), true);
+                ground(&mut pass);
+                drop(pass);
+                if let Some(key) = key {
+                    let (color, depth) = self.ground.keep(device, &self.color, &self.depth, key);
+                    copy_whole(encoder, &self.color, color);
+                    copy_whole(encoder, &self.depth, depth);
+                }
+                self.draw_over(encoder, draw);
+            }
+            GroundPlan::Copy => {
+                if let Some((color, depth)) = self.ground.kept() {
+                    copy_whole(encoder, color, &self.color);
+                    copy_whole(encoder, depth, &self.depth);
+                }
+                self.draw_over(encoder, draw);
+            }
+        }
+    }
+
+    /// Whether the last [`Self::pass_over_ground`] copied a kept ground in rather than drawing
+    /// it.
+    pub fn copied_ground(&self) -> bool {
+        self.ground.last_plan == Some(GroundPlan::Copy)
+    }
+
+    /// Records `draw` over what the target holds, then the copy for the UI.
+    fn draw_over(&self, encoder: &mut wgpu::CommandEncoder, draw: impl FnOnce(&mut wgpu::RenderPass<'_>)) {
+        let mut pass = self.begin(encoder, None, false);
+        draw(&mut pass);
+        drop(pass);
+        self.copy_shown(encoder);
+    }
+
+    /// Begins a pass on the target: cleared to `background` (its depth to the far plane), or
+    /// over what it holds when `None`; its depth kept after the pass when `keep_depth`.
+    fn begin<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        background: Option<[u8; 3]>,
+        keep_depth: bool,
+    ) -> wgpu::RenderPass<'e> {
         let color_view = self.color.create_view(&wgpu::TextureViewDescriptor::default());
         let resolve_view =
             self.resolve.as_ref().map(|t| t.create_view(&wgpu::TextureViewDescriptor::default()));
         let depth_view = self.depth.create_view(&wgpu::TextureViewDescriptor::default());
-        let [r, g, b, _] = crate::overlay::linear(background, 1.0);
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        let (color_load, depth_load) = match background {
+            Some(background) => {
+                let [r, g, b, _] = crate::overlay::linear(background, 1.0);
+                let color = wgpu::Color { r: f64::from(r), g: f64::from(g), b: f64::from(b), a: 1.0 };
+                (wgpu::LoadOp::Clear(color), wgpu::LoadOp::Clear(1.0))
+            }
+            None => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
+        };
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("offscreen pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &color_view,
                 depth_slice: None,
                 resolve_target: resolve_view.as_ref(),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color {
-                        r: f64::from(r),
-                        g: f64::from(g),
-                        b: f64::from(b),
-                        a: 1.0,
-                    }),
-                    store: wgpu::StoreOp::Store,
-                },
+                ops: wgpu::Operations { load: color_load, store: wgpu::StoreOp::Store },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &depth_view,
                 depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
+                    load: depth_load,
+                    store: if keep_depth { wgpu::StoreOp::Store } else { wgpu::StoreOp::Discard },
                 }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
             occlusion_query_set: None,
             multiview_mask: None,
-        });
-        draw(&mut pass);
-        drop(pass);
+        })
+    }
+
+    /// For a sampled target, records the copy of the finished image that the UI shows.
+    fn copy_shown(&self, encoder: &mut wgpu::CommandEncoder) {
         if let Some(shown) = &self.shown {
             let size = wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 };
             encoder.copy_texture_to_texture(self.texture().as_image_copy(), shown.as_image_copy(), size);

@@ -8,6 +8,7 @@ use crate::bones_binding::BonesBinding;
 use crate::context::GpuContext;
 use crate::gpu_model::GpuModel;
 use crate::gpu_types::{BonesBuffer, FrameUniform, MAX_BONES, OverlayVertex};
+use crate::ground::GroundKey;
 use crate::overlay::{Overlay, OverlayOptions, WeightView};
 use crate::pipelines::{MeshBlend, PipelineId, Pipelines};
 use crate::scene::{Blend, FramePose, RenderModel};
@@ -135,6 +136,8 @@ pub struct Renderer {
     belt: wgpu::util::StagingBelt,
     /// The revision of the moving vertices last written to the uploaded model's buffers.
     moving_written: Option<u64>,
+    /// What the last [`Self::prepare`]'s ground depends on, when it is drawn under the model.
+    ground_key: Option<GroundKey>,
 }
 
 /// Size of the staging belt's buffers: a frame's bones and overlays fit in one.
@@ -284,6 +287,7 @@ impl Renderer {
             overlay: Overlay::default(),
             belt: wgpu::util::StagingBelt::new(context.device.clone(), STAGING_CHUNK),
             moving_written: None,
+            ground_key: None,
         }
     }
 
@@ -369,13 +373,20 @@ impl Renderer {
             }
         };
         write(&self.frame_buffer, bytemuck::bytes_of(&frame));
+        let (min, max) = model.bounds;
+        let shift = crate::grid::grid_shift(model.bounds, options.ground_offset);
+        self.ground_key = (options.overlay.grid && !options.xray).then(|| GroundKey {
+            clip_from_model: clip_from_model.to_cols_array(),
+            bounds: [min.x, min.y, min.z, max.x, max.y, max.z],
+            shift: shift.to_array(),
+            background: options.background,
+        });
         if options.overlay.grid {
             let mut grid = frame;
             grid.options[1] = 1.0;
             // The ground is not the model: never in the bone weights' colours.
             grid.debug[0] = 0.0;
             write(&self.grid_frame_buffer, bytemuck::bytes_of(&grid));
-            let shift = crate::grid::grid_shift(model.bounds, options.ground_offset);
             if shift != self.grid_shift {
                 let bone = Mat4::from_translation(shift).to_cols_array_2d();
                 write(&self.grid_bones_buffer, bytemuck::bytes_of(&bone));
@@ -416,10 +427,26 @@ impl Renderer {
 
     /// Records the draws of the last [`Self::prepare`] into `pass`.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
-        // The ground first, hiding what is below it; in x-ray, after the mesh and over it.
+        self.draw_ground(pass, gpu, options);
+        self.draw_over_ground(pass, gpu, options);
+    }
+
+    /// What the ground of the last [`Self::prepare`] depends on, when it is drawn under the
+    /// model (the grid shown, not in x-ray): for [`crate::OffscreenTarget::pass_over_ground`].
+    pub fn ground_key(&self) -> Option<GroundKey> {
+        self.ground_key
+    }
+
+    /// Records the ground of the last [`Self::prepare`]: the grid, first, hiding what is below
+    /// it (in x-ray it comes after the mesh, over it: [`Self::draw_over_ground`]).
+    pub fn draw_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
         if options.overlay.grid && !options.xray {
             self.draw_grid(pass, gpu, false);
         }
+    }
+
+    /// Records the draws of the last [`Self::prepare`] but the ground into `pass`.
+    pub fn draw_over_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         if options.mesh || options.wireframe {
             let translucent = options.opacity < 1.0;

@@ -523,3 +523,100 @@ fn a_window_target_in_the_windows_channel_order_renders_the_same_image() {
     let error = pollster::block_on(scope.pop());
     assert!(error.is_none(), "{error:?}");
 }
+
+/// Renders a frame as the viewer does, over a ground kept between frames, and reads it back.
+fn render_over_ground(
+    s: &mut Setup,
+    model: &Model,
+    pose: &Pose,
+    camera: &Camera,
+    options: &RenderOptions,
+) -> RgbaImage {
+    let pose = studio_render::goldsrc::frame_pose(model, pose, Some(0));
+    let target = &mut s.target;
+    let aspect = target.width as f32 / target.height as f32;
+    let mut encoder = s.context.device.create_command_encoder(&Default::default());
+    let renderer = &mut s.renderer;
+    renderer.prepare(
+        &mut encoder,
+        &s.gpu,
+        &pose,
+        camera.clip_from_model(aspect),
+        camera.view_from_model(),
+        options,
+    );
+    let (renderer, gpu) = (&*renderer, &s.gpu);
+    target.pass_over_ground(
+        &s.context.device,
+        &mut encoder,
+        options.background,
+        renderer.ground_key(),
+        |pass| renderer.draw_ground(pass, gpu, options),
+        |pass| renderer.draw_over_ground(pass, gpu, options),
+    );
+    target.copy_out(&mut encoder);
+    s.renderer.finish(&encoder);
+    s.context.queue.submit([encoder.finish()]);
+    target.read(&s.context).unwrap()
+}
+
+#[test]
+fn a_kept_ground_gives_the_frames_a_whole_draw_gives() {
+    let Some(model) = load("models/ns/soldier.mdl") else { return };
+    // Single-sampled, as the viewer draws on a software renderer: a multisampled target's
+    // colour cannot be copied in, and such a target draws every frame whole.
+    let single = |mut s: Setup| {
+        s.renderer = Renderer::new(&s.context, OFFSCREEN_FORMAT, 1);
+        s.gpu = s.renderer.upload(&studio_render::goldsrc::render_model(&model));
+        s.target = OffscreenTarget::new(&s.context, SIZE.0, SIZE.1, 1);
+        s
+    };
+    let Some(mut plain) = setup(&model).map(single) else { return };
+    let Some(mut kept) = setup(&model).map(single) else { return };
+    let first = pose(&model, 0, 0.0, [0, 0]);
+    let (min, max) = bounds(&model, &first);
+    let still = Camera::framing(min, max, 30.0, 15.0);
+    let turned = Camera::framing(min, max, 75.0, 25.0);
+    let defaults = RenderOptions::default();
+    let dark = RenderOptions { background: [10, 20, 30], ..defaults };
+    let mut no_grid = defaults;
+    no_grid.overlay.grid = false;
+    let xray = RenderOptions { xray: true, ..defaults };
+    let mut scrolled = defaults;
+    scrolled.ground_offset = Vec3::new(7.0, 3.0, 0.0);
+    // (camera, options, whether the kept ground is copied in): a ground is kept in the second
+    // frame that shares it with the frame before, and copied while it stays. The camera still,
+    // turned (its ground kept instead), still again; another background; no grid and back;
+    // x-ray; the ground scrolled.
+    let frames = [
+        (&still, defaults, false),
+        (&still, defaults, false),
+        (&still, defaults, true),
+        (&still, defaults, true),
+        (&turned, defaults, false),
+        (&turned, defaults, false),
+        (&still, defaults, false),
+        (&still, defaults, false),
+        (&still, defaults, true),
+        (&still, dark, false),
+        (&still, dark, false),
+        (&still, dark, true),
+        (&still, no_grid, false),
+        (&still, dark, true),
+        (&still, xray, false),
+        (&still, scrolled, false),
+        (&still, scrolled, false),
+        (&still, scrolled, true),
+    ];
+    let scope = kept.context.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    for (i, (camera, options, copied)) in frames.into_iter().enumerate() {
+        // A new pose each frame, as while playing.
+        let pose = pose(&model, 3, i as f32 * 0.7, [0, 0]);
+        let want = render(&mut plain, &model, &pose, camera, &options);
+        let got = render_over_ground(&mut kept, &model, &pose, camera, &options);
+        assert!(got == want, "frame {i}: the picture over a kept ground differs from a whole draw");
+        assert_eq!(kept.target.copied_ground(), copied, "frame {i}");
+    }
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "{error:?}");
+}

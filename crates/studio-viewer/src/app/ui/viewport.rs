@@ -359,7 +359,7 @@ fn warm_up_options(stage: Stage, frame: u64, options: RenderOptions) -> RenderOp
 
 /// Renders the scene into the viewport's texture (and, when asked, saves it).
 fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot: bool) {
-    let (Some(target), Some((_, gpu_model))) = (&gpu.target, &gpu.model) else { return };
+    let (Some(target), Some((_, gpu_model))) = (&mut gpu.target, &gpu.model) else { return };
     let aspect = target.width as f32 / target.height as f32;
     let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
     gpu.renderer.prepare(
@@ -370,7 +370,17 @@ fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot
         state.camera.view_from_model(),
         options,
     );
-    target.pass(&mut encoder, options.background, |pass| gpu.renderer.draw(pass, gpu_model, options));
+    // While the view stays still, the ground is drawn once and then copied (studio-render's
+    // ground.rs): on a software renderer its lines cost more than the model.
+    let renderer = &gpu.renderer;
+    target.pass_over_ground(
+        &gpu.context.device,
+        &mut encoder,
+        options.background,
+        renderer.ground_key(),
+        |pass| renderer.draw_ground(pass, gpu_model, options),
+        |pass| renderer.draw_over_ground(pass, gpu_model, options),
+    );
     if screenshot {
         target.copy_out(&mut encoder);
     }
