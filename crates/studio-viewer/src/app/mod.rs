@@ -34,8 +34,9 @@ const PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
 /// Time between the frames drawn while a sequence plays on a software renderer: 32 per second,
 /// at least 30 whatever the wake-up latency.
 /// There every frame costs the processor about 8.5 ms (measure.py, the NS soldier at 1280×800:
-/// 27% of a core at 32 fps), a third of it the present, which Mesa's software Vulkan sends to X
-/// through the socket whole: 60 a second would take half a core.
+/// 27% of a core at 32 fps): the model's rasterization, the window's copies and its present
+/// (sent to X whole, through the socket, by Mesa 22.3's software Vulkan), and egui's work. 60 a
+/// second would take half a core.
 const SOFTWARE_PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(31_250);
 
 /// The longest step of the playback clock, in seconds: playback follows the wall clock however
