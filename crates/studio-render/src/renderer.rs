@@ -431,6 +431,27 @@ impl Renderer {
         self.draw_over_ground(pass, gpu, options);
     }
 
+    /// Records the draws of the last [`Self::prepare`] into `target` as a frame of the viewer:
+    /// cleared to the background, over a ground kept between frames while it stays the same
+    /// ([`crate::OffscreenTarget::pass_over_ground`]).
+    pub fn draw_over_kept_ground(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &mut crate::OffscreenTarget,
+        gpu: &GpuModel,
+        options: &RenderOptions,
+    ) {
+        target.pass_over_ground(
+            device,
+            encoder,
+            options.background,
+            self.ground_key,
+            |pass| self.draw_ground(pass, gpu, options),
+            |pass| self.draw_over_ground(pass, gpu, options),
+        );
+    }
+
     /// What the ground of the last [`Self::prepare`] depends on, when it is drawn under the
     /// model (the grid shown, not in x-ray): for [`crate::OffscreenTarget::pass_over_ground`].
     pub fn ground_key(&self) -> Option<GroundKey> {

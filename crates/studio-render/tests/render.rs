@@ -545,15 +545,7 @@ fn render_over_ground(
         camera.view_from_model(),
         options,
     );
-    let (renderer, gpu) = (&*renderer, &s.gpu);
-    target.pass_over_ground(
-        &s.context.device,
-        &mut encoder,
-        options.background,
-        renderer.ground_key(),
-        |pass| renderer.draw_ground(pass, gpu, options),
-        |pass| renderer.draw_over_ground(pass, gpu, options),
-    );
+    renderer.draw_over_kept_ground(&s.context.device, &mut encoder, target, &s.gpu, options);
     target.copy_out(&mut encoder);
     s.renderer.finish(&encoder);
     s.context.queue.submit([encoder.finish()]);

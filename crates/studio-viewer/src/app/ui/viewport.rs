@@ -372,15 +372,7 @@ fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot
     );
     // While the view stays still, the ground is drawn once and then copied (studio-render's
     // ground.rs): on a software renderer its lines cost more than the model.
-    let renderer = &gpu.renderer;
-    target.pass_over_ground(
-        &gpu.context.device,
-        &mut encoder,
-        options.background,
-        renderer.ground_key(),
-        |pass| renderer.draw_ground(pass, gpu_model, options),
-        |pass| renderer.draw_over_ground(pass, gpu_model, options),
-    );
+    gpu.renderer.draw_over_kept_ground(&gpu.context.device, &mut encoder, target, gpu_model, options);
     if screenshot {
         target.copy_out(&mut encoder);
     }
