@@ -298,16 +298,6 @@ fn fs_main(in: VertexOut) -> @location(0) vec4<f32> {
     return select(vec4<f32>(lit_color(in, texel.rgb * texture_params.tint.rgb) + sheen, alpha), weighed, weights);
 }
 
-// The ground grid's lines (studio-render's grid.rs): its material's one colour, fullbright. A
-// line covers a pixel or two of each block of pixels a software rasterizer shades together,
-// so each of its pixels costs that block's shading: through fs_main the grid's 42 lines cost
-// lavapipe more than the model's whole surface (1.4 ms a frame on the NS soldier, against
-// 1.9 ms; with this entry point, 0.4 ms).
-@fragment
-fn fs_grid(in: VertexOut) -> @location(0) vec4<f32> {
-    return vec4<f32>(textureLoad(skin_texture, vec2<u32>(0u, 0u), 0).rgb, 1.0);
-}
-
 @fragment
 fn fs_wire(in: VertexOut) -> @location(0) vec4<f32> {
     return frame.wire_color;

@@ -227,18 +227,16 @@ impl Pipelines {
                 topology: wgpu::PrimitiveTopology::LineList,
                 ..mesh("", None, false, true, slots)
             },
-            // Lines with a fragment entry of their own, and no other difference from the opaque
-            // mesh: lavapipe then finds the vertex code compiled for the mesh (see grid.rs).
+            // Lines, and no other difference from the opaque mesh: lavapipe then finds the code
+            // compiled for the mesh (see grid.rs).
             PipelineId::Grid { xray: false, slots, source } => PipelineKind {
                 label: "ground grid",
-                fragment: "fs_grid",
                 topology: wgpu::PrimitiveTopology::LineList,
                 source_lighting: source,
                 ..mesh("", None, true, false, slots)
             },
             PipelineId::Grid { xray: true, slots, source } => PipelineKind {
                 label: "ground grid x-ray",
-                fragment: "fs_grid",
                 topology: wgpu::PrimitiveTopology::LineList,
                 depth_test: false,
                 source_lighting: source,
