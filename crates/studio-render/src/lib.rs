@@ -41,7 +41,6 @@ pub use camera::{
 pub use context::{GpuContext, RenderError, device_descriptor, is_software, request_adapter};
 pub use gpu_model::{GpuMesh, GpuModel, GpuSubmodel, mesh_edges};
 pub use grid::{GRID_COLOR, GpuGrid, grid_shift, grid_step};
-pub use ground::GroundKey;
 pub use light::{Engine, Light};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, WeightView, hit_group_color, player_hulls};

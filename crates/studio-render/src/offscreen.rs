@@ -130,14 +130,13 @@ impl OffscreenTarget {
                 })
             };
         let size = (width, height);
-        // A single-sampled target's colour is also copied into, from the kept ground.
-        let copyable = if sample_count > 1 {
-            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+        // A single-sampled target's colour and depth are copied to and from the kept ground.
+        let ground_copies = if sample_count > 1 {
+            wgpu::TextureUsages::empty()
         } else {
-            wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::COPY_DST
+            wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST
         };
+        let copyable = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | ground_copies;
         // A window's target is shown from its finished texture itself.
         let (finished_usage, finished_views) = match raw_format {
             Some(raw) => (copyable | usage, vec![raw]),
@@ -163,14 +162,7 @@ impl OffscreenTarget {
             size,
             DEPTH_FORMAT,
             sample_count,
-            // Copied to and from the kept ground (single-sampled targets only).
-            if sample_count > 1 {
-                wgpu::TextureUsages::RENDER_ATTACHMENT
-            } else {
-                wgpu::TextureUsages::RENDER_ATTACHMENT
-                    | wgpu::TextureUsages::COPY_SRC
-                    | wgpu::TextureUsages::COPY_DST
-            },
+            wgpu::TextureUsages::RENDER_ATTACHMENT | ground_copies,
             &[],
         );
         let shown =
@@ -224,11 +216,6 @@ impl OffscreenTarget {
         self.resolve.as_ref().unwrap_or(&self.color)
     }
 
-    /// Samples per pixel of the colour the image is rendered in.
-    pub fn sample_count(&self) -> u32 {
-        self.color.sample_count()
-    }
-
     /// The colour format the image is rendered in.
     pub fn format(&self) -> wgpu::TextureFormat {
         self.format
@@ -265,7 +252,7 @@ impl OffscreenTarget {
     /// the same as the last frame's is kept after it is drawn, and copied in while it stays the
     /// same instead of drawn again ([`crate::ground`]); each frame's pixels are those
     /// [`Self::pass`] gives.
-    pub fn pass_over_ground(
+    pub(crate) fn pass_over_ground(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,

@@ -433,7 +433,7 @@ impl Renderer {
 
     /// Records the draws of the last [`Self::prepare`] into `target` as a frame of the viewer:
     /// cleared to the background, over a ground kept between frames while it stays the same
-    /// ([`crate::OffscreenTarget::pass_over_ground`]).
+    /// (`OffscreenTarget::pass_over_ground`, [`crate::ground`]).
     pub fn draw_over_kept_ground(
         &self,
         device: &wgpu::Device,
@@ -452,22 +452,16 @@ impl Renderer {
         );
     }
 
-    /// What the ground of the last [`Self::prepare`] depends on, when it is drawn under the
-    /// model (the grid shown, not in x-ray): for [`crate::OffscreenTarget::pass_over_ground`].
-    pub fn ground_key(&self) -> Option<GroundKey> {
-        self.ground_key
-    }
-
     /// Records the ground of the last [`Self::prepare`]: the grid, first, hiding what is below
     /// it (in x-ray it comes after the mesh, over it: [`Self::draw_over_ground`]).
-    pub fn draw_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
+    fn draw_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
         if options.overlay.grid && !options.xray {
             self.draw_grid(pass, gpu, false);
         }
     }
 
     /// Records the draws of the last [`Self::prepare`] but the ground into `pass`.
-    pub fn draw_over_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
+    fn draw_over_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         if options.mesh || options.wireframe {
             let translucent = options.opacity < 1.0;
