@@ -6,6 +6,8 @@ use glam::Vec3;
 use studio_model::{Attachment, BoneController, Event, Hitbox, Model};
 
 use super::history::{Change, Records};
+use super::texture::TextureImage;
+use super::texture::import::set_texture_image;
 
 /// The header fields that can be edited (`studiohdr_t`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +48,11 @@ pub enum GoldRecord {
     Sequence(usize, SequenceSettings),
     /// Texture N's flags.
     TextureFlags(usize, i32),
+    /// Texture N's name.
+    TextureName(usize, String),
+    /// Texture N's pixels, palette and size, with the texture coordinates of its meshes (an
+    /// imported picture).
+    TextureImage(usize, Box<TextureImage>),
     /// Bone controller N.
     Controller(usize, BoneController),
 }
@@ -111,6 +118,8 @@ fn set(model: &mut Model, record: &GoldRecord) -> bool {
             })
             .is_some(),
         GoldRecord::TextureFlags(i, flags) => model.textures.get_mut(i).map(|t| t.flags = flags).is_some(),
+        GoldRecord::TextureName(i, name) => model.textures.get_mut(i).map(|t| t.name = name).is_some(),
+        GoldRecord::TextureImage(i, image) => set_texture_image(model, i, &image),
         GoldRecord::Controller(i, c) => model.bone_controllers.get_mut(i).map(|slot| *slot = c).is_some(),
     }
 }
@@ -144,11 +153,11 @@ impl Records for Model {
         }
     }
 
-    /// Texture flags, a hit box's group (its colour) and the number of boxes and attachments
+    /// Texture flags and pixels, a hit box's group (its colour) and the number of boxes and attachments
     /// (the overlay's space).
     fn changes_upload(change: &Change<GoldRecord>) -> bool {
         match change {
-            Change::Set { after: GoldRecord::TextureFlags(..), .. } => true,
+            Change::Set { after: GoldRecord::TextureFlags(..) | GoldRecord::TextureImage(..), .. } => true,
             Change::Set { before: GoldRecord::Hitbox(_, a), after: GoldRecord::Hitbox(_, b) } => {
                 a.group != b.group
             }
@@ -165,6 +174,8 @@ impl Records for Model {
             | (Attachment(i, _), Attachment(j, _))
             | (Sequence(i, _), Sequence(j, _))
             | (TextureFlags(i, _), TextureFlags(j, _))
+            | (TextureName(i, _), TextureName(j, _))
+            | (TextureImage(i, _), TextureImage(j, _))
             | (Controller(i, _), Controller(j, _)) => i == j,
             _ => false,
         }

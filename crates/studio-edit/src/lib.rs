@@ -8,6 +8,7 @@ pub mod goldsrc;
 pub mod history;
 pub mod save;
 pub mod source;
+pub mod texture;
 
 pub use goldsrc::GoldRecord;
 pub use history::{Change, Edit, History, Records};

@@ -16,3 +16,4 @@ pub mod qc_cmd;
 pub mod render_cmd;
 pub mod source_pose_cmd;
 pub mod stdout;
+pub mod texture_cmd;

@@ -139,6 +139,11 @@ enum Command {
         /// The model's main file.
         model: PathBuf,
     },
+    /// Export, import or map a Half-Life model's textures.
+    Texture {
+        #[command(subcommand)]
+        action: TextureAction,
+    },
     /// Write the model's sources: NAME.qc, an SMD per submodel and per animation (every blend
     /// of a sequence) and the textures as 8-bit BMP files, in studiomdl's formats.
     Decompile {
@@ -178,6 +183,67 @@ enum Command {
         /// The model the viewer opens.
         model: Option<PathBuf>,
     },
+}
+
+/// What `studioview texture` does.
+#[derive(Subcommand)]
+enum TextureAction {
+    /// Write every texture, or one, as an indexed image (its palette kept) named after it.
+    Export {
+        /// The model (.mdl, version 10).
+        model: PathBuf,
+        /// The folder to write to (made if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// The image format.
+        #[arg(long, default_value = "png", value_parser = parse_image_format)]
+        format: studio_edit::texture::ImageFormat,
+        /// Only this texture (its name, the name without extension, or its number).
+        #[arg(long)]
+        texture: Option<String>,
+    },
+    /// Import an image (PNG, BMP, TGA, JPEG) over a texture and save the model under a new name.
+    Import {
+        /// The model (.mdl, version 10).
+        model: PathBuf,
+        /// The texture replaced (its name, the name without extension, or its number).
+        #[arg(long)]
+        texture: String,
+        /// The image imported.
+        #[arg(long)]
+        image: PathBuf,
+        /// The model written, with its texture and sequence group files beside it.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Draw a texture's UV layout as a PNG.
+    Uvmap {
+        /// The model (.mdl, version 10).
+        model: PathBuf,
+        /// The texture (its name, the name without extension, or its number).
+        #[arg(long)]
+        texture: String,
+        /// The PNG written.
+        #[arg(long)]
+        out: PathBuf,
+        /// Pixels a texel.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+        /// Line width in pixels.
+        #[arg(long, default_value_t = 1.0)]
+        line_width: f32,
+        /// Draw the lines over the texture instead of a transparent background.
+        #[arg(long)]
+        over_texture: bool,
+        /// Draw hard-edged lines.
+        #[arg(long)]
+        no_anti_alias: bool,
+    },
+}
+
+fn parse_image_format(text: &str) -> Result<studio_edit::texture::ImageFormat, String> {
+    studio_edit::texture::ImageFormat::of_path(std::path::Path::new(&format!("x.{text}")))
+        .ok_or_else(|| format!("{text:?}: the formats are png and bmp"))
 }
 
 fn main() -> ExitCode {
@@ -239,9 +305,32 @@ fn main() -> ExitCode {
             export_cmd::run(model.as_deref(), &out, &options)
         }
         Command::Qc { model } => studioview::qc_cmd::run(&model),
+        Command::Texture { action } => texture(action),
         Command::WarmShaders { model } => app::warmup::run_helper(model),
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())
+        }
+    }
+}
+
+fn texture(action: TextureAction) -> ExitCode {
+    use studioview::texture_cmd;
+    match action {
+        TextureAction::Export { model, out, format, texture } => {
+            texture_cmd::run_export(&model, &out, format, texture.as_deref())
+        }
+        TextureAction::Import { model, texture, image, out } => {
+            texture_cmd::run_import(&model, &texture, &image, &out)
+        }
+        TextureAction::Uvmap { model, texture, out, scale, line_width, over_texture, no_anti_alias } => {
+            let options = studio_edit::texture::UvMapOptions {
+                scale,
+                line_width,
+                over_texture,
+                anti_alias: !no_anti_alias,
+                ..Default::default()
+            };
+            texture_cmd::run_uv_map(&model, &texture, &out, &options)
         }
     }
 }

@@ -1,0 +1,161 @@
+//! `studioview texture export|import|uvmap`: a version 10 model's textures without the window,
+//! through studio-edit's texture tools, so that a batch can run them.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use studio_edit::texture::{self, ImageFormat, UvMapOptions};
+use studio_model::{Loaded, Model};
+
+fn load(path: &Path) -> Result<Loaded, String> {
+    if let Some(source) = studio_document::model_files::source_load(path) {
+        return Err(match source {
+            Ok(_) => "a Source model's textures are its materials' VTF files: texture commands read Half-Life (version 10) models".to_owned(),
+            Err(error) => error.to_string(),
+        });
+    }
+    studio_document::model_files::goldsrc_load(path).map_err(|e| e.to_string())
+}
+
+/// The texture called `name`: its name exactly or in another case, or without its extension
+/// (`body` for `body.bmp`), or its number.
+pub fn find_texture(model: &Model, name: &str) -> Result<usize, String> {
+    let textures = &model.textures;
+    let stem = |n: &str| n.rsplit_once('.').map_or(n, |(stem, _)| stem).to_owned();
+    let found = textures
+        .iter()
+        .position(|t| t.name == name)
+        .or_else(|| textures.iter().position(|t| t.name.eq_ignore_ascii_case(name)))
+        .or_else(|| textures.iter().position(|t| stem(&t.name).eq_ignore_ascii_case(name)))
+        .or_else(|| name.parse::<usize>().ok().filter(|&i| i < textures.len()));
+    found.ok_or_else(|| {
+        let names: Vec<&str> = textures.iter().map(|t| t.name.as_str()).collect();
+        if names.is_empty() {
+            format!("no texture {name:?}: the model has no textures")
+        } else {
+            format!("no texture {name:?}; the model has: {}", names.join(", "))
+        }
+    })
+}
+
+fn fail(path: &Path, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error {}: {message}", path.display());
+    ExitCode::FAILURE
+}
+
+/// `studioview texture export MODEL --out DIR [--format png|bmp] [--texture NAME]`: every
+/// texture, or one, as an indexed image named after it.
+pub fn run_export(path: &Path, out: &Path, format: ImageFormat, name: Option<&str>) -> ExitCode {
+    let loaded = match load(path) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(path, error),
+    };
+    let model = &loaded.model;
+    let chosen: Vec<usize> = match name.map(|n| find_texture(model, n)) {
+        None => (0..model.textures.len()).collect(),
+        Some(Ok(index)) => vec![index],
+        Some(Err(error)) => return fail(path, error),
+    };
+    if let Err(error) = std::fs::create_dir_all(out) {
+        return fail(out, error);
+    }
+    let mut written = std::collections::HashSet::new();
+    for index in chosen {
+        let texture = &model.textures[index];
+        let mut file = texture::default_file_name(texture, format);
+        // Two textures of one name (in any case) do not overwrite each other.
+        if !written.insert(file.to_ascii_lowercase()) {
+            file = format!("{index}_{file}");
+            written.insert(file.to_ascii_lowercase());
+        }
+        let target = out.join(&file);
+        let bytes = match texture::image_bytes(texture, format) {
+            Ok(bytes) => bytes,
+            Err(error) => return fail(path, error),
+        };
+        if let Err(error) = std::fs::write(&target, &bytes) {
+            return fail(&target, error);
+        }
+        crate::stdout::outln!(
+            "{}: {} ({} × {})",
+            target.display(),
+            texture.name,
+            texture.width,
+            texture.height
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `studioview texture import MODEL --texture NAME --image FILE --out NEW.mdl`: the image over
+/// the texture, saved with its companions beside the new file as Save As does.
+pub fn run_import(path: &Path, name: &str, image: &Path, out: &Path) -> ExitCode {
+    let loaded = match load(path) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(path, error),
+    };
+    let index = match find_texture(&loaded.model, name) {
+        Ok(index) => index,
+        Err(error) => return fail(path, error),
+    };
+    let started = std::time::Instant::now();
+    let picture = match texture::read_picture(image) {
+        Ok(picture) => picture,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (_, after, report) = match texture::import_picture(&loaded.model, index, picture) {
+        Ok(imported) => imported,
+        Err(error) => return fail(path, error),
+    };
+    let mut model = loaded.model;
+    if !texture::import::set_texture_image(&mut model, index, &after) {
+        return fail(path, "the imported texture does not fit the model");
+    }
+    let imported = started.elapsed();
+    let backup = out.exists();
+    match studio_edit::save::save_goldsrc(&model, out, &loaded.companions, Some(path), backup) {
+        Ok((written, _)) => {
+            crate::stdout::outln!(
+                "imported {} over {} in {:.1} ms: {}",
+                image.display(),
+                model.textures[index].name,
+                imported.as_secs_f64() * 1e3,
+                report.summary()
+            );
+            for file in written {
+                crate::stdout::outln!("wrote {}", file.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(out, error),
+    }
+}
+
+/// `studioview texture uvmap MODEL --texture NAME --out FILE.png`: the texture's UV layout.
+pub fn run_uv_map(path: &Path, name: &str, out: &Path, options: &UvMapOptions) -> ExitCode {
+    let loaded = match load(path) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(path, error),
+    };
+    let index = match find_texture(&loaded.model, name) {
+        Ok(index) => index,
+        Err(error) => return fail(path, error),
+    };
+    let (width, height, pixels) = match texture::uv_map(&loaded.model, index, options) {
+        Ok(map) => map,
+        Err(error) => return fail(path, error),
+    };
+    let image = studio_render::RgbaImage { width, height, pixels };
+    if let Err(error) = studio_document::png_file::write_png(out, &image) {
+        return fail(out, error);
+    }
+    crate::stdout::outln!(
+        "{}: UV map of {} ({width} × {height})",
+        out.display(),
+        loaded.model.textures[index].name
+    );
+    ExitCode::SUCCESS
+}
