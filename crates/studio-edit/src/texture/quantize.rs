@@ -43,12 +43,12 @@ pub fn quantize(width: u32, height: u32, rgba: &[u8], masked: bool) -> Quantized
     let mut index_of = std::collections::HashMap::new();
     for p in rgba.chunks_exact(4).filter(|p| opaque(p)) {
         let rgb = [p[0], p[1], p[2]];
-        if !index_of.contains_key(&rgb) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = index_of.entry(rgb) {
             if colours.len() == limit {
                 colours.push(rgb);
                 break;
             }
-            index_of.insert(rgb, colours.len() as u8);
+            slot.insert(colours.len() as u8);
             colours.push(rgb);
         }
     }

@@ -1,0 +1,197 @@
+//! `studioview texture export|import|uvmap` as a modder runs them: on the demo model written
+//! to a scratch folder, and on the shared models.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn studioview(args: &[&str]) -> Output {
+    // Starting a process is tried again when the system fails to start it at all (Wine, now
+    // and then); a command that ran and failed is never run again.
+    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
+    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The demo model, written as a file.
+fn demo(dir: &Path) -> PathBuf {
+    let path = dir.join("critter.mdl");
+    std::fs::write(&path, studio_demo::demo_bytes().unwrap()).unwrap();
+    path
+}
+
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().unwrap().write_image_data(rgba).unwrap();
+}
+
+#[test]
+fn export_writes_each_texture_by_name_and_import_of_it_saves_the_same_model() {
+    let dir = scratch("texture-export");
+    let model = demo(&dir);
+    for format in ["png", "bmp"] {
+        let out = dir.join(format);
+        let result = studioview(&["texture", "export", s(&model), "--out", s(&out), "--format", format]);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        let mut names: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let expected: Vec<String> =
+            ["chrome", "crest", "critter_green", "critter_orange", "head_green", "head_orange"]
+                .iter()
+                .map(|n| format!("{n}.{format}"))
+                .collect();
+        assert_eq!(names, expected);
+        // Imported back over its texture and saved: the file as the writer wrote it before.
+        let again = dir.join(format!("again_{format}.mdl"));
+        let image = out.join(format!("crest.{format}"));
+        let result = studioview(&[
+            "texture",
+            "import",
+            s(&model),
+            "--texture",
+            "crest",
+            "--image",
+            s(&image),
+            "--out",
+            s(&again),
+        ]);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        assert!(text(&result.stdout).contains("its palette and indices kept"), "{}", text(&result.stdout));
+        assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&model).unwrap());
+    }
+    // One texture by name; an unknown name lists the model's.
+    let one = dir.join("one");
+    let result =
+        studioview(&["texture", "export", s(&model), "--out", s(&one), "--texture", "HEAD_GREEN.BMP"]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    assert_eq!(std::fs::read_dir(&one).unwrap().count(), 1);
+    let result = studioview(&["texture", "export", s(&model), "--out", s(&one), "--texture", "nose"]);
+    assert_eq!(result.status.code(), Some(1));
+    assert!(text(&result.stderr).contains("critter_green.bmp"), "{}", text(&result.stderr));
+}
+
+/// How many pixels of a render are strongly red.
+fn red_pixels(path: &Path) -> usize {
+    let (_, _, pixels) = read_png(path);
+    pixels.chunks_exact(4).filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60).count()
+}
+
+#[test]
+fn an_imported_picture_is_drawn_on_the_model() {
+    let dir = scratch("texture-import");
+    let model = demo(&dir);
+    // A red picture of another size over the body texture.
+    let red: Vec<u8> = [230u8, 20, 20, 255].repeat(50 * 40);
+    let image = dir.join("red.png");
+    write_png(&image, 50, 40, &red);
+    let painted = dir.join("painted.mdl");
+    let result = studioview(&[
+        "texture",
+        "import",
+        s(&model),
+        "--texture",
+        "critter_green",
+        "--image",
+        s(&image),
+        "--out",
+        s(&painted),
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(stdout.contains("50 × 40 picture, resampled to 64 × 64"), "{stdout}");
+    let loaded = studio_model::load(&painted).unwrap().model;
+    let texture = &loaded.textures[0];
+    assert!(texture.rgba().chunks_exact(4).all(|p| p == [230, 20, 20, 255]));
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping the render");
+        return;
+    }
+    let render = |model: &Path, out: &Path| {
+        let result = studioview(&["render", s(model), "--out", s(out), "--size", "200x150"]);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+    };
+    let (before, after) = (dir.join("before.png"), dir.join("after.png"));
+    render(&model, &before);
+    render(&painted, &after);
+    let (red_before, red_after) = (red_pixels(&before), red_pixels(&after));
+    assert!(red_before < 20 && red_after > 1500, "red pixels: {red_before} before, {red_after} after");
+}
+
+#[test]
+fn a_bad_image_or_model_fails_and_writes_nothing() {
+    let dir = scratch("texture-bad");
+    let model = demo(&dir);
+    let junk = dir.join("junk.png");
+    std::fs::write(&junk, b"\x89PNG\r\n\x1a\nnot really").unwrap();
+    let out = dir.join("never.mdl");
+    for image in [junk, dir.join("missing.png")] {
+        let result = studioview(&[
+            "texture",
+            "import",
+            s(&model),
+            "--texture",
+            "0",
+            "--image",
+            s(&image),
+            "--out",
+            s(&out),
+        ]);
+        assert_eq!(result.status.code(), Some(1));
+        let stderr = text(&result.stderr);
+        assert!(stderr.contains(image.file_name().unwrap().to_str().unwrap()), "{stderr}");
+        assert!(!out.exists());
+    }
+    let Some(shared) = studio_testing::shared() else { return };
+    let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
+    let result = studioview(&["texture", "export", s(&source), "--out", s(&dir.join("src"))]);
+    assert_eq!(result.status.code(), Some(1));
+    assert!(text(&result.stderr).contains("Source model"), "{}", text(&result.stderr));
+}
+
+#[test]
+fn uvmap_writes_the_layout_at_its_scale() {
+    let dir = scratch("texture-uvmap");
+    let model = demo(&dir);
+    let out = dir.join("uv.png");
+    let result = studioview(&[
+        "texture",
+        "uvmap",
+        s(&model),
+        "--texture",
+        "head_green",
+        "--out",
+        s(&out),
+        "--scale",
+        "4",
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (width, height, pixels) = read_png(&out);
+    assert_eq!((width, height), (256, 128));
+    let lines = pixels.chunks_exact(4).filter(|p| p[3] > 0).count();
+    assert!(lines > 500 && lines < 256 * 128 / 2, "{lines} pixels drawn");
+}
