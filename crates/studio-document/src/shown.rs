@@ -13,6 +13,10 @@ pub struct Shown {
     /// Skin family.
     #[arg(long, default_value_t = 0)]
     pub skin: usize,
+    /// A Half-Life player's colours, TOP,BOTTOM (0-255 each): they recolour the model's
+    /// DM_Base and Remap textures as the game does.
+    #[arg(long = "player-colors", value_name = "TOP,BOTTOM", value_parser = parse_player_colours)]
+    pub player_colours: Option<(u8, u8)>,
     /// Level of detail, 0 the finest (Source models).
     #[arg(long, default_value_t = 0)]
     pub lod: usize,
@@ -20,4 +24,21 @@ pub struct Shown {
     /// repeatable).
     #[arg(long)]
     pub game: Vec<PathBuf>,
+}
+
+/// `TOP,BOTTOM`, each 0-255.
+fn parse_player_colours(text: &str) -> Result<(u8, u8), String> {
+    let parse =
+        |part: &str| part.trim().parse::<u8>().map_err(|_| format!("{part:?} is not a colour from 0 to 255"));
+    match text.split_once(',') {
+        Some((top, bottom)) => Ok((parse(top)?, parse(bottom)?)),
+        None => Err("give two colours, TOP,BOTTOM".to_owned()),
+    }
+}
+
+impl Shown {
+    /// The player's colours as the renderer takes them.
+    pub fn colours(&self) -> Option<studio_render::goldsrc::PlayerColours> {
+        self.player_colours.map(|(top, bottom)| studio_render::goldsrc::PlayerColours { top, bottom })
+    }
 }

@@ -29,6 +29,7 @@ mod model;
 pub mod motion;
 mod raw;
 mod reader;
+pub mod remap;
 mod rle;
 mod sequence;
 mod sequence_group;

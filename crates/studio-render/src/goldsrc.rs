@@ -30,13 +30,38 @@ pub fn mesh_vertices(submodel: &Submodel, mesh: &Mesh) -> Vec<MeshVertex> {
         .collect()
 }
 
+/// A player's top and bottom colours (`topcolor`, `bottomcolor`), which recolour a player model's
+/// `DM_Base` and `Remap` textures ([`studio_model::remap`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerColours {
+    /// The top colour, 0–255 (a hue).
+    pub top: u8,
+    /// The bottom colour.
+    pub bottom: u8,
+}
+
 /// A texture as a material: chrome, masked (palette index 255 transparent, dropped below half
 /// alpha) and additive from its flags; texel coordinates divided by its size.
 pub fn material(texture: &Texture) -> RenderMaterial {
+    coloured_material(texture, None)
+}
+
+/// [`material`], a `DM_Base` or `Remap` texture recoloured with `colours` as the game shows it
+/// on a player.
+pub fn coloured_material(texture: &Texture, colours: Option<PlayerColours>) -> RenderMaterial {
     let size = |n: u32| if n > 0 { 1.0 / n as f32 } else { 1.0 };
+    let remapped = colours.and_then(|c| {
+        let palette =
+            studio_model::remap::remapped_palette(&texture.name, &texture.palette, c.top, c.bottom)?;
+        Some(Texture { palette, ..texture.clone() }.rgba())
+    });
     RenderMaterial {
         name: texture.name.clone(),
-        image: Some(Image { width: texture.width, height: texture.height, rgba: texture.rgba() }),
+        image: Some(Image {
+            width: texture.width,
+            height: texture.height,
+            rgba: remapped.unwrap_or_else(|| texture.rgba()),
+        }),
         mipmaps: texture.flags & STUDIO_NF_NOMIPS == 0,
         texel_scale: [size(texture.width), size(texture.height)],
         chrome: texture.is_chrome(),
@@ -50,6 +75,11 @@ pub fn material(texture: &Texture) -> RenderMaterial {
 
 /// `model` as the renderer draws it.
 pub fn render_model(model: &Model) -> RenderModel {
+    coloured_render_model(model, None)
+}
+
+/// [`render_model`] with a player's colours on its remappable textures.
+pub fn coloured_render_model(model: &Model, colours: Option<PlayerColours>) -> RenderModel {
     let body_parts = model
         .body_parts
         .iter()
@@ -86,7 +116,7 @@ pub fn render_model(model: &Model) -> RenderModel {
         parents: model.bones.iter().map(|b| b.parent).collect(),
         bounds: (model.header.bbmin, model.header.bbmax),
         body_parts,
-        materials: model.textures.iter().map(material).collect(),
+        materials: model.textures.iter().map(|t| coloured_material(t, colours)).collect(),
         skins,
         hitbox_sets: vec![model.hitboxes.iter().map(|h| h.group).collect()],
         attachments: model.attachments.len(),

@@ -313,7 +313,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let camera =
         camera_for(args, studio_document::bounds::pose_bounds(&model, &pose, args.shown.body), false);
     let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-    draw(args, &studio_render::goldsrc::render_model(&model), frame, &camera)
+    draw(args, &studio_render::goldsrc::coloured_render_model(&model, args.shown.colours()), frame, &camera)
 }
 
 /// `render` for a Source model: `--cycle`, `--time`, `--param`, `--hitbox-set`, `--lod`.

@@ -51,38 +51,25 @@ pub fn run_export(path: &Path, out: &Path, format: ImageFormat, name: Option<&st
         Err(error) => return fail(path, error),
     };
     let model = &loaded.model;
-    let chosen: Vec<usize> = match name.map(|n| find_texture(model, n)) {
-        None => (0..model.textures.len()).collect(),
-        Some(Ok(index)) => vec![index],
+    let only = match name.map(|n| find_texture(model, n)) {
+        None => None,
+        Some(Ok(index)) => Some(index),
         Some(Err(error)) => return fail(path, error),
     };
-    if let Err(error) = std::fs::create_dir_all(out) {
-        return fail(out, error);
-    }
-    let mut written = std::collections::HashSet::new();
-    for index in chosen {
-        let texture = &model.textures[index];
-        let mut file = texture::default_file_name(texture, format);
-        // Two textures of one name (in any case) do not overwrite each other.
-        if !written.insert(file.to_ascii_lowercase()) {
-            file = format!("{index}_{file}");
-            written.insert(file.to_ascii_lowercase());
+    match texture::export::write_all(&model.textures, out, format, only) {
+        Ok(written) => {
+            for (target, index) in written {
+                let texture = &model.textures[index];
+                crate::stdout::outln!(
+                    "{}: {} ({} × {})",
+                    target.display(),
+                    texture.name,
+                    texture.width,
+                    texture.height
+                );
+            }
         }
-        let target = out.join(&file);
-        let bytes = match texture::image_bytes(texture, format) {
-            Ok(bytes) => bytes,
-            Err(error) => return fail(path, error),
-        };
-        if let Err(error) = std::fs::write(&target, &bytes) {
-            return fail(&target, error);
-        }
-        crate::stdout::outln!(
-            "{}: {} ({} × {})",
-            target.display(),
-            texture.name,
-            texture.width,
-            texture.height
-        );
+        Err(error) => return fail(path, error),
     }
     ExitCode::SUCCESS
 }

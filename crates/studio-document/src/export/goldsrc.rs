@@ -53,7 +53,7 @@ pub fn export(
             bind: *world,
         })
         .collect();
-    let render = studio_render::goldsrc::render_model(model);
+    let render = studio_render::goldsrc::coloured_render_model(model, options.shown.colours());
     let names: Vec<String> = model
         .body_parts
         .iter()

@@ -118,3 +118,32 @@ pub fn image_bytes(texture: &Texture, format: ImageFormat) -> Result<Vec<u8>, Ex
         ImageFormat::Bmp => bmp_bytes(texture),
     }
 }
+
+/// Writes textures into folder `dir` (made if missing) under their default names, in `format`:
+/// all of them, or only texture `only`. Two textures of one name (in any case) do not overwrite
+/// each other: the second is written as `N_name`. Returns each file written with its texture.
+pub fn write_all(
+    textures: &[Texture],
+    dir: &std::path::Path,
+    format: ImageFormat,
+    only: Option<usize>,
+) -> Result<Vec<(std::path::PathBuf, usize)>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut taken = std::collections::HashSet::new();
+    let mut written = Vec::new();
+    for (index, texture) in textures.iter().enumerate() {
+        let mut file = default_file_name(texture, format);
+        if !taken.insert(file.to_ascii_lowercase()) {
+            file = format!("{index}_{file}");
+            taken.insert(file.to_ascii_lowercase());
+        }
+        if only.is_some_and(|only| only != index) {
+            continue;
+        }
+        let target = dir.join(&file);
+        let bytes = image_bytes(texture, format).map_err(|e| e.to_string())?;
+        std::fs::write(&target, bytes).map_err(|e| format!("{}: {e}", target.display()))?;
+        written.push((target, index));
+    }
+    Ok(written)
+}

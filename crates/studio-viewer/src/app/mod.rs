@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use command::Command;
 use settings::Settings;
 use state::AppState;
-use ui::model_panel::{Tab, TextureCache};
+use ui::model_panel::Tab;
+use ui::textures::TextureCache;
 use ui::viewport::Viewport;
 
 /// Key the settings are stored under.
@@ -56,7 +57,8 @@ pub struct StudioApp {
     /// The Flex tab's search.
     flex_search: String,
     texture: usize,
-    textures: TextureCache,
+    /// The Textures tab's state (an import waiting for approval, the UV map's options).
+    pub textures: TextureCache,
     title: String,
     /// When the last frame that advanced the clock ran (egui's input time), while playing.
     clock: Option<f64>,
@@ -177,10 +179,13 @@ impl StudioApp {
         let typing = ctx.egui_wants_keyboard_input();
         let flying = self.state.camera.mode == studio_render::CameraMode::FreeLook;
         let mut fullscreen_to = None;
+        let mut image_dropped = None;
         ctx.input(|i| {
             for file in &i.raw.dropped_files {
                 let path = file.path();
-                if !path.as_os_str().is_empty() {
+                if ui::textures::is_image(path) {
+                    image_dropped = Some(path.to_path_buf());
+                } else if !path.as_os_str().is_empty() {
                     commands.push(Command::Open(path.to_path_buf()));
                 }
             }
@@ -221,6 +226,22 @@ impl StudioApp {
         });
         if let Some(on) = fullscreen_to {
             ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(on));
+        }
+        // An image dropped on the window is imported over the texture shown in the Textures
+        // tab (a Half-Life model's; shown for approval first).
+        if let Some(path) = image_dropped {
+            if self.state.source.is_some() {
+                self.state.say(
+                    state::Level::Error,
+                    format!(
+                        "{}: textures are imported into Half-Life models; this is a Source model",
+                        path.display()
+                    ),
+                );
+            } else {
+                self.textures.queue_import(path);
+                self.tab = Tab::Textures;
+            }
         }
         if flying && !typing {
             self.fly(ctx, commands);

@@ -77,6 +77,8 @@ pub struct AppState {
     pub body: i32,
     /// Skin family.
     pub skin: usize,
+    /// A player's colours on the model's `DM_Base` and `Remap` textures (none: as stored).
+    pub player_colours: Option<studio_render::goldsrc::PlayerColours>,
     /// Level of detail (Source models).
     pub lod: usize,
     /// Highlighted bone.
@@ -147,6 +149,7 @@ impl AppState {
             mouth: 0,
             body: 0,
             skin: 0,
+            player_colours: None,
             lod: 0,
             selected_bone: None,
             hovered_bone: None,

@@ -13,6 +13,7 @@ impl AppState {
         let shown = studio_document::shown::Shown {
             body: self.body,
             skin: self.skin,
+            player_colours: self.player_colours.map(|c| (c.top, c.bottom)),
             lod: self.lod,
             game: self.settings.game_folders.clone(),
         };

@@ -16,11 +16,20 @@ impl AppState {
         }
     }
 
+    /// Shows the model in a player's colours (`None`: its textures as stored); the viewport
+    /// uploads it again.
+    pub fn set_player_colours(&mut self, colours: Option<studio_render::goldsrc::PlayerColours>) {
+        if self.player_colours != colours {
+            self.player_colours = colours;
+            self.scene_generation += 1;
+        }
+    }
+
     /// The shown model as the renderer takes it (built when the viewport uploads it).
     pub fn render_model(&self) -> studio_render::RenderModel {
         match &self.source {
             Some(view) => studio_render::source::render_model(&view.doc.model, view.materials.clone()),
-            None => studio_render::goldsrc::render_model(&self.loaded.model),
+            None => studio_render::goldsrc::coloured_render_model(&self.loaded.model, self.player_colours),
         }
     }
 

@@ -14,6 +14,7 @@ pub mod model_panel;
 pub mod properties;
 pub mod sequences;
 pub mod source_panels;
+pub mod textures;
 pub mod timeline;
 pub mod viewport;
 

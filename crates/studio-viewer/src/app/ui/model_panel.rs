@@ -1,20 +1,12 @@
-//! The model panel: info, body parts and skins, bone tree, hit boxes, attachments, textures
-//! with a UV overlay of the meshes that use them.
+//! The model panel: info, body parts and skins, bone tree, hit boxes, attachments, and the
+//! textures (`textures.rs`).
 
-use std::collections::HashMap;
-
-use studio_model::{Model, TEXTURE_FLAG_NAMES, hit_group_name};
+use studio_model::{Model, hit_group_name};
 
 use super::Commands;
+use super::textures::{TextureCache, textures_ui};
 use crate::app::command::Command;
 use crate::app::state::AppState;
-
-/// Textures shown in the texture viewer, uploaded to egui when first looked at.
-#[derive(Default)]
-pub struct TextureCache {
-    model: Option<usize>,
-    handles: HashMap<usize, egui::TextureHandle>,
-}
 
 /// The panel's tabs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,7 +54,7 @@ pub fn model_ui(
         Tab::Bones => bones_ui(ui, state, &model, None, commands),
         Tab::Hitboxes => hitboxes_ui(ui, state, &model, commands),
         Tab::Attachments => super::properties::gold_attachments_ui(ui, state, commands),
-        Tab::Textures => textures_ui(ui, state, &model, texture, cache),
+        Tab::Textures => textures_ui(ui, state, &model, texture, cache, commands),
         Tab::Edit => super::properties::gold_model_ui(ui, state, commands),
     });
 }
@@ -189,77 +181,5 @@ fn hitboxes_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, commands:
     }
     if model.hitboxes.is_empty() {
         ui.label("no hit boxes");
-    }
-}
-
-fn textures_ui(
-    ui: &mut egui::Ui,
-    state: &AppState,
-    model: &Model,
-    current: &mut usize,
-    cache: &mut TextureCache,
-) {
-    if model.textures.is_empty() {
-        ui.label("no textures");
-        return;
-    }
-    // Which model (not which edit of it: texture flags change nothing shown here).
-    let identity = state.scene_identity().0;
-    if cache.model != Some(identity) {
-        cache.model = Some(identity);
-        cache.handles.clear();
-        *current = 0;
-    }
-    *current = (*current).min(model.textures.len() - 1);
-    egui::ComboBox::from_label("Texture").selected_text(model.textures[*current].name.as_str()).show_ui(
-        ui,
-        |ui| {
-            for (i, t) in model.textures.iter().enumerate() {
-                ui.selectable_value(current, i, t.name.as_str());
-            }
-        },
-    );
-    let texture = &model.textures[*current];
-    let flags: Vec<&str> =
-        TEXTURE_FLAG_NAMES.iter().filter(|(bit, _)| texture.flags & bit != 0).map(|(_, n)| *n).collect();
-    ui.label(format!(
-        "{}×{}, flags: {}",
-        texture.width,
-        texture.height,
-        if flags.is_empty() { "none".into() } else { flags.join(" ") }
-    ));
-    if texture.width == 0 || texture.height == 0 {
-        return;
-    }
-    let handle = cache.handles.entry(*current).or_insert_with(|| {
-        let image = egui::ColorImage::from_rgba_unmultiplied(
-            [texture.width as usize, texture.height as usize],
-            &texture.rgba(),
-        );
-        ui.ctx().load_texture(texture.name.clone(), image, egui::TextureOptions::NEAREST)
-    });
-    let scale = (ui.available_width() / texture.width as f32).clamp(0.25, 4.0);
-    let size = egui::vec2(texture.width as f32, texture.height as f32) * scale;
-    let response = ui.add(egui::Image::new(egui::load::SizedTexture::new(handle.id(), size)));
-    // UV overlay: the triangles of the meshes that show this texture in the current skin.
-    let rect = response.rect;
-    let painter = ui.painter_at(rect);
-    let stroke = egui::Stroke::new(1.0, egui::Color32::from_rgba_unmultiplied(255, 255, 0, 160));
-    for part in &model.body_parts {
-        for sub in &part.submodels {
-            for mesh in
-                sub.meshes.iter().filter(|m| model.skins.texture(state.skin, m.skin_ref) == Some(*current))
-            {
-                let at = |i: u32| {
-                    let v = mesh.vertices[i as usize];
-                    rect.min + egui::vec2(f32::from(v.s) * scale, f32::from(v.t) * scale)
-                };
-                for t in &mesh.triangles {
-                    painter.line_segment([at(t[0]), at(t[1])], stroke);
-                    painter.line_segment([at(t[1]), at(t[2])], stroke);
-                    painter.line_segment([at(t[2]), at(t[0])], stroke);
-                }
-            }
-        }
     }
 }
