@@ -216,6 +216,20 @@ enum TextureAction {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Rename a texture and save the model under a new name.
+    Rename {
+        /// The model (.mdl, version 10).
+        model: PathBuf,
+        /// The texture renamed (its name, the name without extension, or its number).
+        #[arg(long)]
+        texture: String,
+        /// Its new name (DM_Base.bmp or RemapC_LLL_MMM.bmp make it take a player's colours).
+        #[arg(long)]
+        to: String,
+        /// The model written, with its texture and sequence group files beside it.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Draw a texture's UV layout as a PNG.
     Uvmap {
         /// The model (.mdl, version 10).
@@ -321,6 +335,9 @@ fn texture(action: TextureAction) -> ExitCode {
         }
         TextureAction::Import { model, texture, image, out } => {
             texture_cmd::run_import(&model, &texture, &image, &out)
+        }
+        TextureAction::Rename { model, texture, to, out } => {
+            texture_cmd::run_rename(&model, &texture, &to, &out)
         }
         TextureAction::Uvmap { model, texture, out, scale, line_width, over_texture, no_anti_alias } => {
             let options = studio_edit::texture::UvMapOptions {

@@ -121,6 +121,33 @@ pub fn run_import(path: &Path, name: &str, image: &Path, out: &Path) -> ExitCode
     }
 }
 
+/// `studioview texture rename MODEL --texture NAME --to NEW --out NEW.mdl`.
+pub fn run_rename(path: &Path, name: &str, to: &str, out: &Path) -> ExitCode {
+    let loaded = match load(path) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(path, error),
+    };
+    let index = match find_texture(&loaded.model, name) {
+        Ok(index) => index,
+        Err(error) => return fail(path, error),
+    };
+    if !texture::is_valid_name(to) {
+        return fail(path, format!("{to:?} cannot be a texture's name: 1 to 63 printable ASCII characters"));
+    }
+    let mut model = loaded.model;
+    let old = std::mem::replace(&mut model.textures[index].name, to.to_owned());
+    match studio_edit::save::save_goldsrc(&model, out, &loaded.companions, Some(path), out.exists()) {
+        Ok((written, _)) => {
+            crate::stdout::outln!("renamed {old} to {to}");
+            for file in written {
+                crate::stdout::outln!("wrote {}", file.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(out, error),
+    }
+}
+
 /// `studioview texture uvmap MODEL --texture NAME --out FILE.png`: the texture's UV layout.
 pub fn run_uv_map(path: &Path, name: &str, out: &Path, options: &UvMapOptions) -> ExitCode {
     let loaded = match load(path) {

@@ -195,3 +195,49 @@ fn uvmap_writes_the_layout_at_its_scale() {
     let lines = pixels.chunks_exact(4).filter(|p| p[3] > 0).count();
     assert!(lines > 500 && lines < 256 * 128 / 2, "{lines} pixels drawn");
 }
+
+#[test]
+fn a_texture_renamed_dm_base_takes_the_player_colours_in_render() {
+    let dir = scratch("texture-rename");
+    let model = demo(&dir);
+    let renamed = dir.join("player.mdl");
+    let result = studioview(&[
+        "texture",
+        "rename",
+        s(&model),
+        "--texture",
+        "chrome",
+        "--to",
+        "DM_Base.bmp",
+        "--out",
+        s(&renamed),
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    // The chrome texture's pixels use every palette entry.
+    assert_eq!(studio_model::load(&renamed).unwrap().model.textures[4].name, "DM_Base.bmp");
+    let bad =
+        studioview(&["texture", "rename", s(&model), "--texture", "0", "--to", "", "--out", s(&renamed)]);
+    assert_eq!(bad.status.code(), Some(1));
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping the render");
+        return;
+    }
+    let render = |model: &Path, colours: Option<&str>, out: &str| {
+        let out = dir.join(out);
+        let mut args = vec!["render", s(model), "--out", s(&out), "--size", "160x120"];
+        if let Some(colours) = colours {
+            args.extend(["--player-colors", colours]);
+        }
+        let result = studioview(&args);
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        read_png(&out).2
+    };
+    // The renamed body texture takes the colours; a model without one is drawn as stored.
+    let (red, blue) =
+        (render(&renamed, Some("0,0"), "red.png"), render(&renamed, Some("170,170"), "blue.png"));
+    assert!(red != blue, "the colours recolour DM_Base");
+    let plain = render(&model, None, "plain.png");
+    assert!(plain == render(&model, Some("170,170"), "plain_coloured.png"), "nothing to recolour");
+    let bad = studioview(&["render", s(&model), "--out", s(&dir.join("x.png")), "--player-colors", "300,2"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
