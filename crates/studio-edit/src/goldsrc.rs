@@ -50,6 +50,8 @@ pub enum GoldRecord {
     TextureFlags(usize, i32),
     /// Texture N's name.
     TextureName(usize, String),
+    /// The whole model: a transform, or normals flipped, changes it throughout.
+    Whole(Box<Model>),
     /// Texture N's pixels, palette and size, with the texture coordinates of its meshes (an
     /// imported picture).
     TextureImage(usize, Box<TextureImage>),
@@ -120,6 +122,10 @@ fn set(model: &mut Model, record: &GoldRecord) -> bool {
         GoldRecord::TextureFlags(i, flags) => model.textures.get_mut(i).map(|t| t.flags = flags).is_some(),
         GoldRecord::TextureName(i, name) => model.textures.get_mut(i).map(|t| t.name = name).is_some(),
         GoldRecord::TextureImage(i, image) => set_texture_image(model, i, &image),
+        GoldRecord::Whole(whole) => {
+            *model = *whole;
+            true
+        }
         GoldRecord::Controller(i, c) => model.bone_controllers.get_mut(i).map(|slot| *slot = c).is_some(),
     }
 }
@@ -157,7 +163,10 @@ impl Records for Model {
     /// (the overlay's space).
     fn changes_upload(change: &Change<GoldRecord>) -> bool {
         match change {
-            Change::Set { after: GoldRecord::TextureFlags(..) | GoldRecord::TextureImage(..), .. } => true,
+            Change::Set {
+                after: GoldRecord::TextureFlags(..) | GoldRecord::TextureImage(..) | GoldRecord::Whole(..),
+                ..
+            } => true,
             Change::Set { before: GoldRecord::Hitbox(_, a), after: GoldRecord::Hitbox(_, b) } => {
                 a.group != b.group
             }
@@ -169,7 +178,7 @@ impl Records for Model {
     fn same_place(a: &GoldRecord, b: &GoldRecord) -> bool {
         use GoldRecord::*;
         match (a, b) {
-            (Boxes(_), Boxes(_)) => true,
+            (Boxes(_), Boxes(_)) | (Whole(_), Whole(_)) => true,
             (Hitbox(i, _), Hitbox(j, _))
             | (Attachment(i, _), Attachment(j, _))
             | (Sequence(i, _), Sequence(j, _))

@@ -9,6 +9,7 @@ pub mod history;
 pub mod save;
 pub mod source;
 pub mod texture;
+pub mod transform;
 
 pub use goldsrc::GoldRecord;
 pub use history::{Change, Edit, History, Records};

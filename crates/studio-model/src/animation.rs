@@ -56,6 +56,12 @@ impl Animation {
         let start = blend.checked_mul(self.num_bones)?;
         self.bones.get(start..start.checked_add(self.num_bones)?)
     }
+
+    /// The bones of one blend, to point channels elsewhere (see [`crate::Model::append_channel`]).
+    pub fn blend_mut(&mut self, blend: usize) -> Option<&mut [BoneAnimation]> {
+        let start = blend.checked_mul(self.num_bones)?;
+        self.bones.get_mut(start..start.checked_add(self.num_bones)?)
+    }
 }
 
 /// One run: `total` frames, the first `valid` of which have their own value; the rest repeat

@@ -146,6 +146,23 @@ impl Model {
         }
     }
 
+    /// Adds the runs `bytes` (as [`crate::encode_channel`] makes them) to the data sequence
+    /// `sequence`'s channels are read from, and returns the channel that reads them: for edits
+    /// that change a channel's values. `None` when the sequence does not exist, its group is not
+    /// loaded, or the data would pass what a channel's offset can address.
+    pub fn append_channel(&mut self, sequence: usize, bytes: &[u8]) -> Option<Channel> {
+        let group = self.sequences.get(sequence)?.group;
+        let data = match self.sequence_groups.get_mut(group) {
+            Some(group) if group.is_available() => &mut group.data,
+            Some(_) => return None,
+            None => &mut self.main_data,
+        };
+        let offset = u32::try_from(data.len()).ok()?;
+        u32::try_from(data.len().checked_add(bytes.len())?).ok()?;
+        data.extend_from_slice(bytes);
+        Some(Channel { offset })
+    }
+
     /// The runs of one of a sequence's channels.
     pub fn runs(&self, sequence: &Sequence, channel: Channel) -> Runs<'_> {
         Runs::new(self.animation_data(sequence), channel)

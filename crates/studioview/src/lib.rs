@@ -17,3 +17,4 @@ pub mod render_cmd;
 pub mod source_pose_cmd;
 pub mod stdout;
 pub mod texture_cmd;
+pub mod transform_cmd;

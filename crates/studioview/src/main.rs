@@ -139,6 +139,27 @@ enum Command {
         /// The model's main file.
         model: PathBuf,
     },
+    /// Scale, turn about z and move a whole Half-Life model (in that order), or flip its
+    /// normals, and save it under a new name.
+    Transform {
+        /// The model (.mdl, version 10).
+        model: PathBuf,
+        /// Uniform scale.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+        /// Turn about the up (z) axis, degrees, counter-clockwise seen from above.
+        #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+        rotate: f32,
+        /// Move by X,Y,Z units.
+        #[arg(long = "move", value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
+        offset: Option<glam::Vec3>,
+        /// Turn every normal round (the mesh lit from its other side).
+        #[arg(long)]
+        flip_normals: bool,
+        /// The model written, with its texture and sequence group files beside it.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Export, import or map a Half-Life model's textures.
     Texture {
         #[command(subcommand)]
@@ -255,6 +276,18 @@ enum TextureAction {
     },
 }
 
+fn parse_vec3(text: &str) -> Result<glam::Vec3, String> {
+    let parts: Vec<f32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("{text:?}: give X,Y,Z numbers"))?;
+    match parts[..] {
+        [x, y, z] if parts.iter().all(|v| v.is_finite()) => Ok(glam::Vec3::new(x, y, z)),
+        _ => Err(format!("{text:?}: give three finite numbers, X,Y,Z")),
+    }
+}
+
 fn parse_image_format(text: &str) -> Result<studio_edit::texture::ImageFormat, String> {
     studio_edit::texture::ImageFormat::of_path(std::path::Path::new(&format!("x.{text}")))
         .ok_or_else(|| format!("{text:?}: the formats are png and bmp"))
@@ -320,6 +353,14 @@ fn main() -> ExitCode {
         }
         Command::Qc { model } => studioview::qc_cmd::run(&model),
         Command::Texture { action } => texture(action),
+        Command::Transform { model, scale, rotate, offset, flip_normals, out } => {
+            let t = studio_edit::transform::ModelTransform {
+                scale,
+                rotate_z: rotate,
+                offset: offset.unwrap_or_default(),
+            };
+            studioview::transform_cmd::run(&model, &t, flip_normals, &out)
+        }
         Command::WarmShaders { model } => app::warmup::run_helper(model),
         Command::Bench { model, poses, from_runs, seq } => {
             pose_cmd::run_bench(&model, poses, from_runs, seq.as_deref())

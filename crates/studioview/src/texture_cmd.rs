@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use studio_edit::texture::{self, ImageFormat, UvMapOptions};
 use studio_model::{Loaded, Model};
 
-fn load(path: &Path) -> Result<Loaded, String> {
+/// A Half-Life model and its companions; a Source model is refused with the reason.
+pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     if let Some(source) = studio_document::model_files::source_load(path) {
         return Err(match source {
             Ok(_) => "a Source model's textures are its materials' VTF files: texture commands read Half-Life (version 10) models".to_owned(),
@@ -38,7 +39,8 @@ pub fn find_texture(model: &Model, name: &str) -> Result<usize, String> {
     })
 }
 
-fn fail(path: &Path, message: impl std::fmt::Display) -> ExitCode {
+/// Says what failed at `path` and returns failure.
+pub(crate) fn fail(path: &Path, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error {}: {message}", path.display());
     ExitCode::FAILURE
 }

@@ -16,6 +16,7 @@ pub mod sequences;
 pub mod source_panels;
 pub mod textures;
 pub mod timeline;
+pub mod transform;
 pub mod viewport;
 
 use super::command::Command;

@@ -387,6 +387,8 @@ pub fn gold_model_ui(ui: &mut egui::Ui, state: &AppState, commands: &mut Command
         commands,
         gold,
     );
+    ui.separator();
+    super::transform::transform_ui(ui, state, commands);
 }
 
 /// Bone controllers' range and rest; `record` makes the before and after records of controller

@@ -1,5 +1,5 @@
-//! `studioview texture export|import|uvmap` as a modder runs them: on the demo model written
-//! to a scratch folder, and on the shared models.
+//! `studioview texture export|import|rename|uvmap` and `transform` as a modder runs them: on the
+//! demo model written to a scratch folder, and on the shared models.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -240,4 +240,40 @@ fn a_texture_renamed_dm_base_takes_the_player_colours_in_render() {
     assert!(plain == render(&model, Some("170,170"), "plain_coloured.png"), "nothing to recolour");
     let bad = studioview(&["render", s(&model), "--out", s(&dir.join("x.png")), "--player-colors", "300,2"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn transform_scales_turns_moves_and_flips_then_saves() {
+    let dir = scratch("transform");
+    let model = demo(&dir);
+    let out = dir.join("big.mdl");
+    let result = studioview(&[
+        "transform",
+        s(&model),
+        "--scale",
+        "2",
+        "--rotate",
+        "-90",
+        "--move",
+        "0,0,-4",
+        "--flip-normals",
+        "--out",
+        s(&out),
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (before, after) = (studio_demo::demo_model(), studio_model::load(&out).unwrap().model);
+    let eye = before.header.eye_position * 2.0;
+    let expected = glam::Vec3::new(eye.y, -eye.x, eye.z - 4.0);
+    assert!((after.header.eye_position - expected).length() < 1e-3, "{}", after.header.eye_position);
+    let (n0, n1) =
+        (before.body_parts[0].submodels[0].normals[0], after.body_parts[0].submodels[0].normals[0]);
+    assert_eq!(n1, -n0);
+    // Nonsense is refused and nothing is written.
+    let never = dir.join("never.mdl");
+    let bad = studioview(&["transform", s(&model), "--scale", "0", "--out", s(&never)]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("positive"), "{}", text(&bad.stderr));
+    let bad = studioview(&["transform", s(&model), "--move", "1,2", "--out", s(&never)]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!never.exists());
 }
