@@ -17,4 +17,5 @@ pub mod render_cmd;
 pub mod source_pose_cmd;
 pub mod stdout;
 pub mod texture_cmd;
+pub mod texture_source_cmd;
 pub mod transform_cmd;

@@ -219,9 +219,13 @@ enum TextureAction {
         /// The image format.
         #[arg(long, default_value = "png", value_parser = parse_image_format)]
         format: studio_edit::texture::ImageFormat,
-        /// Only this texture (its name, the name without extension, or its number).
+        /// Only this texture (its name, the name without extension, or its number); a Source
+        /// model's material (its name, last part, or number).
         #[arg(long)]
         texture: Option<String>,
+        /// A game folder to look a Source model's materials up in besides its own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
     },
     /// Import an image (PNG, BMP, TGA, JPEG) over a texture and save the model under a new name.
     Import {
@@ -273,6 +277,9 @@ enum TextureAction {
         /// Draw hard-edged lines.
         #[arg(long)]
         no_anti_alias: bool,
+        /// A game folder to look a Source model's materials up in besides its own (repeatable).
+        #[arg(long, value_name = "DIR")]
+        game: Vec<PathBuf>,
     },
 }
 
@@ -371,8 +378,8 @@ fn main() -> ExitCode {
 fn texture(action: TextureAction) -> ExitCode {
     use studioview::texture_cmd;
     match action {
-        TextureAction::Export { model, out, format, texture } => {
-            texture_cmd::run_export(&model, &out, format, texture.as_deref())
+        TextureAction::Export { model, out, format, texture, game } => {
+            texture_cmd::run_export(&model, &out, format, texture.as_deref(), &game)
         }
         TextureAction::Import { model, texture, image, out } => {
             texture_cmd::run_import(&model, &texture, &image, &out)
@@ -380,7 +387,16 @@ fn texture(action: TextureAction) -> ExitCode {
         TextureAction::Rename { model, texture, to, out } => {
             texture_cmd::run_rename(&model, &texture, &to, &out)
         }
-        TextureAction::Uvmap { model, texture, out, scale, line_width, over_texture, no_anti_alias } => {
+        TextureAction::Uvmap {
+            model,
+            texture,
+            out,
+            scale,
+            line_width,
+            over_texture,
+            no_anti_alias,
+            game,
+        } => {
             let options = studio_edit::texture::UvMapOptions {
                 scale,
                 line_width,
@@ -388,7 +404,7 @@ fn texture(action: TextureAction) -> ExitCode {
                 anti_alias: !no_anti_alias,
                 ..Default::default()
             };
-            texture_cmd::run_uv_map(&model, &texture, &out, &options)
+            texture_cmd::run_uv_map(&model, &texture, &out, &options, &game)
         }
     }
 }

@@ -1,7 +1,8 @@
-//! `studioview texture export|import|uvmap`: a version 10 model's textures without the window,
-//! through studio-edit's texture tools, so that a batch can run them.
+//! `studioview texture export|import|rename|uvmap`: a model's textures without the window,
+//! through studio-edit's texture tools, so that a batch can run them. Source models export and
+//! map their materials' textures (`texture_source_cmd.rs`); the rest is for version 10 models.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use studio_edit::texture::{self, ImageFormat, UvMapOptions};
@@ -11,7 +12,7 @@ use studio_model::{Loaded, Model};
 pub(crate) fn load(path: &Path) -> Result<Loaded, String> {
     if let Some(source) = studio_document::model_files::source_load(path) {
         return Err(match source {
-            Ok(_) => "a Source model's textures are its materials' VTF files: texture commands read Half-Life (version 10) models".to_owned(),
+            Ok(_) => "this is a Source model: its textures are its materials' VTF files, which are exported and mapped but not written; this command is for Half-Life (version 10) models".to_owned(),
             Err(error) => error.to_string(),
         });
     }
@@ -47,7 +48,22 @@ pub(crate) fn fail(path: &Path, message: impl std::fmt::Display) -> ExitCode {
 
 /// `studioview texture export MODEL --out DIR [--format png|bmp] [--texture NAME]`: every
 /// texture, or one, as an indexed image named after it.
-pub fn run_export(path: &Path, out: &Path, format: ImageFormat, name: Option<&str>) -> ExitCode {
+pub fn run_export(
+    path: &Path,
+    out: &Path,
+    format: ImageFormat,
+    name: Option<&str>,
+    games: &[PathBuf],
+) -> ExitCode {
+    if let Some(source) = studio_document::model_files::source_load(path) {
+        return match source {
+            Ok(_) if format != ImageFormat::Png => {
+                fail(path, "a Source model's textures are exported as PNG")
+            }
+            Ok(loaded) => crate::texture_source_cmd::run_export(path, &loaded.model, out, name, games),
+            Err(error) => fail(path, error),
+        };
+    }
     let loaded = match load(path) {
         Ok(loaded) => loaded,
         Err(error) => return fail(path, error),
@@ -151,7 +167,21 @@ pub fn run_rename(path: &Path, name: &str, to: &str, out: &Path) -> ExitCode {
 }
 
 /// `studioview texture uvmap MODEL --texture NAME --out FILE.png`: the texture's UV layout.
-pub fn run_uv_map(path: &Path, name: &str, out: &Path, options: &UvMapOptions) -> ExitCode {
+pub fn run_uv_map(
+    path: &Path,
+    name: &str,
+    out: &Path,
+    options: &UvMapOptions,
+    games: &[PathBuf],
+) -> ExitCode {
+    if let Some(source) = studio_document::model_files::source_load(path) {
+        return match source {
+            Ok(loaded) => {
+                crate::texture_source_cmd::run_uv_map(path, &loaded.model, name, out, options, games)
+            }
+            Err(error) => fail(path, error),
+        };
+    }
     let loaded = match load(path) {
         Ok(loaded) => loaded,
         Err(error) => return fail(path, error),

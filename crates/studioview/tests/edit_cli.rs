@@ -277,3 +277,78 @@ fn transform_scales_turns_moves_and_flips_then_saves() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(!never.exists());
 }
+
+#[test]
+fn a_source_models_materials_export_as_png_and_map_their_uvs() {
+    let Some(shared) = studio_testing::shared() else { return };
+    // A game folder: skeleton48 under models/fixture, one material with a base texture and a
+    // bump map, the other with none found.
+    let game = scratch("texture-source");
+    let models = game.join("models/fixture");
+    let materials = game.join("materials/models/fixture");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::create_dir_all(&materials).unwrap();
+    for file in ["skeleton48.mdl", "skeleton48.vvd", "skeleton48.dx90.vtx"] {
+        studio_testing::copy(shared.join("fixtures/source/models/fixture").join(file), models.join(file))
+            .unwrap();
+    }
+    std::fs::write(
+        materials.join("fixture_skin_a.vmt"),
+        br#""VertexLitGeneric" { "$basetexture" "models/fixture/green" "$bumpmap" "models/fixture/flat" }"#,
+    )
+    .unwrap();
+    // RGB888 (format 2), 8 × 4, one mip: a green texture; the bump map 2 × 2.
+    let vtf = |w: u16, h: u16, rgb: [u8; 3]| {
+        studio_material::write::vtf(4, (w, h), 2, 1, &[rgb.repeat(usize::from(w * h))], None)
+    };
+    std::fs::write(materials.join("green.vtf"), vtf(8, 4, [10, 200, 30])).unwrap();
+    std::fs::write(materials.join("flat.vtf"), vtf(2, 2, [128, 128, 255])).unwrap();
+    let model = models.join("skeleton48.mdl");
+    let out = game.join("exported");
+    let result = studioview(&["texture", "export", s(&model), "--out", s(&out)]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (w, h, pixels) = read_png(&out.join("fixture_skin_a.png"));
+    assert_eq!((w, h), (8, 4));
+    assert!(pixels.chunks_exact(4).all(|p| p == [10, 200, 30, 255]));
+    assert_eq!(read_png(&out.join("fixture_skin_a_normal.png")).0, 2);
+    let stderr = text(&result.stderr);
+    assert!(stderr.contains("fixture_skin_b: nothing written"), "{stderr}");
+    // BMP is for Half-Life's indexed textures.
+    let bmp = studioview(&["texture", "export", s(&model), "--out", s(&out), "--format", "bmp"]);
+    assert_eq!(bmp.status.code(), Some(1));
+    // The UV map at the base texture's size, scaled.
+    let map = game.join("uv.png");
+    let result = studioview(&[
+        "texture",
+        "uvmap",
+        s(&model),
+        "--texture",
+        "fixture_skin_a",
+        "--out",
+        s(&map),
+        "--scale",
+        "16",
+        "--over-texture",
+    ]);
+    assert!(result.status.success(), "{}", text(&result.stderr));
+    let (w, h, pixels) = read_png(&map);
+    assert_eq!((w, h), (128, 64));
+    // Anti-aliased white lines over green: their red channel stands out.
+    let white = pixels.chunks_exact(4).filter(|p| p[0] > 100).count();
+    let green = pixels.chunks_exact(4).filter(|p| *p == [10, 200, 30, 255]).count();
+    assert!(white > 50 && green > 1000, "{white} line pixels, {green} texture pixels");
+    // Import and transform say what they are for.
+    let result = studioview(&[
+        "texture",
+        "import",
+        s(&model),
+        "--texture",
+        "0",
+        "--image",
+        s(&map),
+        "--out",
+        s(&game.join("x.mdl")),
+    ]);
+    assert_eq!(result.status.code(), Some(1));
+    assert!(text(&result.stderr).contains("Source model"), "{}", text(&result.stderr));
+}

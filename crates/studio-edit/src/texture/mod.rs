@@ -8,6 +8,7 @@ pub mod import;
 pub mod picture;
 pub mod quantize;
 pub mod size;
+pub mod source;
 pub mod uv_map;
 
 pub use export::{ImageFormat, default_file_name, image_bytes};

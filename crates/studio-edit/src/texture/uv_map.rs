@@ -55,46 +55,68 @@ pub fn uv_map(
     options: &UvMapOptions,
 ) -> Result<(u32, u32, Vec<u8>), UvMapError> {
     let texture = model.textures.get(index).ok_or(UvMapError::NoTexture(index))?;
+    let mut edges = Vec::new();
+    for place in meshes_using(model, index) {
+        let mesh = &model.body_parts[place.body_part].submodels[place.submodel].meshes[place.mesh];
+        let point = |i: u32| mesh.vertices.get(i as usize).map(|v| [f32::from(v.s), f32::from(v.t)]);
+        for triangle in &mesh.triangles {
+            for (a, b) in [(0, 1), (1, 2), (2, 0)] {
+                if let (Some(p), Some(q)) = (point(triangle[a]), point(triangle[b])) {
+                    edges.push([p, q]);
+                }
+            }
+        }
+    }
+    let background = options.over_texture.then(|| texture.rgba());
+    draw(texture.width, texture.height, background.as_deref(), edges, options)
+}
+
+/// Draws `edges` (in texels: `[s, t]` ends) over a picture of `width × height` texels: over
+/// `background` (RGBA, that size) or transparency.
+pub fn draw(
+    width: u32,
+    height: u32,
+    background: Option<&[u8]>,
+    mut edges: Vec<[[f32; 2]; 2]>,
+    options: &UvMapOptions,
+) -> Result<(u32, u32, Vec<u8>), UvMapError> {
     let scale = options.scale;
     let side = |texels: u32| {
         let pixels = (texels as f32 * scale).ceil();
         (scale.is_finite() && scale > 0.0 && (1.0..=MAX_SIDE as f32).contains(&pixels))
             .then_some(pixels as u32)
     };
-    let (Some(width), Some(height)) = (side(texture.width), side(texture.height)) else {
+    let (Some(out_width), Some(out_height)) = (side(width), side(height)) else {
         return Err(UvMapError::Scale(scale));
     };
-    let mut pixmap = Pixmap::new(width, height).ok_or(UvMapError::Scale(scale))?;
-    if options.over_texture && texture.width > 0 && texture.height > 0 {
-        let rgba = texture.rgba();
+    let mut pixmap = Pixmap::new(out_width, out_height).ok_or(UvMapError::Scale(scale))?;
+    if let Some(rgba) =
+        background.filter(|b| width > 0 && height > 0 && b.len() == width as usize * height as usize * 4)
+    {
         for (i, pixel) in pixmap.data_mut().chunks_exact_mut(4).enumerate() {
-            let (x, y) = ((i as u32 % width) as f32 / scale, (i as u32 / width) as f32 / scale);
-            let (x, y) = ((x as u32).min(texture.width - 1), (y as u32).min(texture.height - 1));
-            let at = (y as usize * texture.width as usize + x as usize) * 4;
-            if let Some(&[r, g, b, a]) = rgba.get(at..at + 4).and_then(|p| <&[u8; 4]>::try_from(p).ok()) {
-                // Premultiplied, as tiny-skia keeps its pixels (alpha is 0 or 255 here).
-                pixel.copy_from_slice(&if a == 0 { [0; 4] } else { [r, g, b, a] });
-            }
+            let (x, y) = ((i as u32 % out_width) as f32 / scale, (i as u32 / out_width) as f32 / scale);
+            let (x, y) = ((x as u32).min(width - 1), (y as u32).min(height - 1));
+            let at = (y as usize * width as usize + x as usize) * 4;
+            let [r, g, b, a] = [rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]];
+            // Premultiplied, as tiny-skia keeps its pixels.
+            let premultiply = |c: u8| ((u16::from(c) * u16::from(a) + 127) / 255) as u8;
+            pixel.copy_from_slice(&[premultiply(r), premultiply(g), premultiply(b), a]);
         }
     }
-    let mut edges = Vec::new();
-    for place in meshes_using(model, index) {
-        let mesh = &model.body_parts[place.body_part].submodels[place.submodel].meshes[place.mesh];
-        let point = |i: u32| mesh.vertices.get(i as usize).map(|v| (v.s, v.t));
-        for triangle in &mesh.triangles {
-            for (a, b) in [(0, 1), (1, 2), (2, 0)] {
-                if let (Some(p), Some(q)) = (point(triangle[a]), point(triangle[b])) {
-                    edges.push(if p <= q { (p, q) } else { (q, p) });
-                }
-            }
+    // Each edge once, whichever way round: a shared edge drawn twice would look heavier.
+    for edge in &mut edges {
+        if edge[1] < edge[0] {
+            edge.swap(0, 1);
         }
     }
-    edges.sort_unstable();
+    edges.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     edges.dedup();
     let mut path = PathBuilder::new();
-    for ((s0, t0), (s1, t1)) in edges {
-        path.move_to(f32::from(s0) * scale, f32::from(t0) * scale);
-        path.line_to(f32::from(s1) * scale, f32::from(t1) * scale);
+    for [[s0, t0], [s1, t1]] in edges {
+        if [s0, t0, s1, t1].iter().all(|v| v.is_finite()) {
+            path.move_to(s0 * scale, t0 * scale);
+            path.line_to(s1 * scale, t1 * scale);
+        }
     }
     if let Some(path) = path.finish() {
         let mut paint = Paint::default();
@@ -112,5 +134,5 @@ pub fn uv_map(
             [c.red(), c.green(), c.blue(), c.alpha()]
         })
         .collect();
-    Ok((width, height, pixels))
+    Ok((out_width, out_height, pixels))
 }

@@ -175,11 +175,14 @@ pub enum SourceTab {
     Edit,
 }
 
-/// Material previews uploaded to egui, by lookup and material.
+/// Material previews uploaded to egui, by lookup and material, and what the last texture
+/// export said.
 #[derive(Default)]
 pub struct Previews {
     scene: Option<(usize, u64)>,
     handles: std::collections::HashMap<usize, egui::TextureHandle>,
+    /// The last export's result, shown under its material.
+    pub status: Option<(usize, String)>,
 }
 
 /// The model panel.
@@ -503,6 +506,12 @@ fn materials_ui(
                     let scale = (ui.available_width() / vtf.width as f32).min(1.0);
                     let size = egui::vec2(vtf.width as f32, vtf.height as f32) * scale;
                     ui.add(egui::Image::new(egui::load::SizedTexture::new(handle.id(), size)));
+                    if let Some(said) = export_ui(ui, state, view, i, vtf) {
+                        previews.status = Some((i, said));
+                    }
+                    if let Some((_, said)) = previews.status.as_ref().filter(|(m, _)| *m == i) {
+                        super::fit::label(ui, said.as_str());
+                    }
                 }
                 if let Some(problem) = &found.problem {
                     super::fit::colored_label(ui, problem.as_str(), Some(egui::Color32::YELLOW));
@@ -520,4 +529,52 @@ fn materials_ui(
     if view.found.is_empty() {
         ui.label("no materials");
     }
+}
+
+/// Export PNG… and UV map… for material `index` (its base texture `vtf`): what happened, when a
+/// button was used.
+fn export_ui(
+    ui: &mut egui::Ui,
+    state: &AppState,
+    view: &crate::app::state::SourceView,
+    index: usize,
+    vtf: &studio_material::Vtf,
+) -> Option<String> {
+    use studio_edit::texture::{UvMapOptions, source};
+    let mut said = None;
+    ui.horizontal(|ui| {
+        if ui.button("Export PNG…").on_hover_text("Save this material's textures as PNG files").clicked()
+            && let Some(dir) =
+                rfd::FileDialog::new().set_title("Export the material's textures into folder").pick_folder()
+        {
+            said = Some(match source::write_all(&view.found, &dir, Some(index)) {
+                Ok((written, _)) => format!("exported {} file(s) to {}", written.len(), dir.display()),
+                Err(error) => error,
+            });
+        }
+        if ui
+            .button("UV map…")
+            .on_hover_text("Save this material's UV layout over its texture as a PNG")
+            .clicked()
+            && let Some(path) = rfd::FileDialog::new()
+                .add_filter("PNG image", &["png"])
+                .set_file_name(source::file_name(&view.found[index].name, "_uv"))
+                .save_file()
+        {
+            let options = UvMapOptions { scale: 2.0, over_texture: true, ..UvMapOptions::default() };
+            let result = source::uv_map(&state.render_model(), index, vtf, &options)
+                .map_err(|e| e.to_string())
+                .and_then(|(width, height, pixels)| {
+                    studio_document::png_file::write_png(
+                        &path,
+                        &studio_render::RgbaImage { width, height, pixels },
+                    )
+                });
+            said = Some(match result {
+                Ok(()) => format!("saved the UV map to {}", path.display()),
+                Err(error) => error,
+            });
+        }
+    });
+    said
 }
