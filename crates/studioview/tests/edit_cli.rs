@@ -168,9 +168,15 @@ fn a_bad_image_or_model_fails_and_writes_nothing() {
     }
     let Some(shared) = studio_testing::shared() else { return };
     let source = shared.join("fixtures/source/models/fixture/anim48.mdl");
-    let result = studioview(&["texture", "export", s(&source), "--out", s(&dir.join("src"))]);
-    assert_eq!(result.status.code(), Some(1));
-    assert!(text(&result.stderr).contains("Source model"), "{}", text(&result.stderr));
+    for args in [
+        vec!["texture", "rename", s(&source), "--texture", "0", "--to", "x.bmp", "--out", s(&out)],
+        vec!["transform", s(&source), "--scale", "2", "--out", s(&out)],
+    ] {
+        let result = studioview(&args);
+        assert_eq!(result.status.code(), Some(1));
+        assert!(text(&result.stderr).contains("Source model"), "{}", text(&result.stderr));
+        assert!(!out.exists());
+    }
 }
 
 #[test]
