@@ -363,3 +363,18 @@ fn a_texture_is_renamed_and_the_name_checked() {
     assert!(!texture::is_valid_name(&"x".repeat(64)));
     assert!(!texture::is_valid_name("bad\u{e9}.bmp"));
 }
+
+#[test]
+fn a_true_colour_import_over_dm_base_says_the_recoloured_ranges_are_lost() {
+    let mut model = studio_demo::demo_model();
+    let index = model.textures.iter().position(|t| t.name == "chrome.bmp").unwrap();
+    model.textures[index].name = "DM_Base.bmp".to_owned();
+    let (_, _, report) = import_picture(&model, index, quadrants(32, 32, false)).unwrap();
+    let ranges = report.lost_remap.expect("the ranges are lost");
+    assert_eq!((ranges.low, ranges.high), (160, 223));
+    assert!(report.summary().contains("160–223"), "{}", report.summary());
+    // Its own palette, exported and imported, keeps them.
+    let bytes = image_bytes(&model.textures[index], ImageFormat::Png).unwrap();
+    let (_, _, report) = import_picture(&model, index, decode_picture(&bytes, "dm.png").unwrap()).unwrap();
+    assert_eq!(report.lost_remap, None);
+}

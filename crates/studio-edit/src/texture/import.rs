@@ -55,6 +55,9 @@ pub struct ImportReport {
     pub size_held: bool,
     /// Texture coordinates rescaled.
     pub coordinates: usize,
+    /// The palette ranges the game recolours with a player's colours (a `DM_Base` or `Remap`
+    /// texture), when a new palette no longer keeps them.
+    pub lost_remap: Option<studio_model::remap::RemapRanges>,
 }
 
 impl ImportReport {
@@ -79,6 +82,13 @@ impl ImportReport {
         if self.coordinates > 0 {
             let (ow, oh) = self.old_size;
             parts.push(format!("{} texture coordinates rescaled from {ow} × {oh}", self.coordinates));
+        }
+        if let Some(r) = self.lost_remap {
+            let end = if r.high == 0 { r.mid } else { r.high };
+            parts.push(format!(
+                "the new palette does not keep entries {}–{end}, which the game recolours with a player's colours: import an indexed image with the texture's palette to keep them",
+                r.low
+            ));
         }
         parts.join(", ")
     }
@@ -196,6 +206,7 @@ pub fn import_picture(
         reduced,
         size_held,
         coordinates,
+        lost_remap: studio_model::remap::remap_ranges(&old.name).filter(|_| !kept_indices),
     };
     Ok((before.clone(), TextureImage { texture, meshes }, report))
 }

@@ -331,15 +331,6 @@ fn pending_ui(ui: &mut egui::Ui, model: &Model, cache: &mut TextureCache, comman
         ));
         ui.label(pending.report.summary());
         ui.label(format!("read and converted in {:.0} ms", pending.milliseconds));
-        let after = &pending.after.texture;
-        let preview = pending.preview.get_or_insert_with(|| {
-            load_image(ui, format!("{} (imported)", after.name), after.width, after.height, &after.rgba())
-        });
-        let scale = (ui.available_width() / after.width.max(1) as f32).clamp(0.25, 2.0);
-        ui.add(egui::Image::new(egui::load::SizedTexture::new(
-            preview.id(),
-            egui::vec2(after.width as f32, after.height as f32) * scale,
-        )));
         ui.horizontal(|ui| {
             if ui.button("Apply import").clicked() {
                 commands.push(Command::edit_gold(
@@ -355,6 +346,16 @@ fn pending_ui(ui: &mut egui::Ui, model: &Model, cache: &mut TextureCache, comman
                 close = true;
             }
         });
+        // The imported texture, at most 256 points wide, so the buttons above stay in view.
+        let after = &pending.after.texture;
+        let preview = pending.preview.get_or_insert_with(|| {
+            load_image(ui, format!("{} (imported)", after.name), after.width, after.height, &after.rgba())
+        });
+        let scale = (ui.available_width().min(256.0) / after.width.max(1) as f32).clamp(0.125, 2.0);
+        ui.add(egui::Image::new(egui::load::SizedTexture::new(
+            preview.id(),
+            egui::vec2(after.width as f32, after.height as f32) * scale,
+        )));
     });
     if close {
         cache.pending = None;
