@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
 
+pub mod animation_file;
 pub mod bounds;
 pub mod demo;
 pub mod export;
@@ -14,6 +15,7 @@ pub mod installs;
 pub mod materials;
 pub mod model_files;
 pub mod png_file;
+pub mod quantize;
 pub mod readable;
 pub mod sequences;
 pub mod shown;

@@ -23,6 +23,7 @@ pub mod gpu_types;
 mod grid;
 mod ground;
 pub mod light;
+pub mod matte;
 mod offscreen;
 pub mod overlay;
 mod picture;
@@ -87,4 +88,22 @@ pub fn render_image(
     renderer.finish(&encoder);
     context.queue.submit([encoder.finish()]);
     target.read(context)
+}
+
+/// [`render_image`] over transparency: the scene drawn over black and over white, its alpha
+/// recovered from the two ([`matte`]); the options' background and ground grid are not drawn.
+pub fn render_image_transparent(
+    context: &GpuContext,
+    renderer: &mut Renderer,
+    gpu: &GpuModel,
+    target: &OffscreenTarget,
+    scene: &Scene<'_>,
+) -> Result<RgbaImage, RenderError> {
+    let mut options = *scene.options;
+    options.overlay.grid = false;
+    options.background = [0, 0, 0];
+    let black = render_image(context, renderer, gpu, target, &Scene { options: &options, ..*scene })?;
+    options.background = [255, 255, 255];
+    let white = render_image(context, renderer, gpu, target, &Scene { options: &options, ..*scene })?;
+    Ok(matte::matte(&black, &white))
 }

@@ -116,6 +116,17 @@ enum Command {
         /// others stay at rest. The eyes look at the camera.
         #[arg(long, allow_hyphen_values = true)]
         flex: Vec<String>,
+        /// Write an animation of N frames: --out FILE.gif, FILE.png (APNG), FILE.webp, or DIR/
+        /// for numbered PNG frames.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(render_cmd::MAX_FRAMES)))]
+        frames: Option<u32>,
+        /// The animation's frames a second (Half-Life: the sequence's own rate when left out;
+        /// Source: 30).
+        #[arg(long, requires = "frames", value_parser = render_cmd::parse_fps)]
+        fps: Option<f32>,
+        /// A transparent background, with no ground grid.
+        #[arg(long)]
+        transparent: bool,
     },
     /// Export a model as glTF 2.0: skeleton, skinned meshes, textures, every sequence.
     Export {
@@ -333,7 +344,21 @@ fn main() -> ExitCode {
         }
         Command::List { games, json, filter, .. } => list::run(&games, json, filter.as_deref()),
         Command::Pose { model, seq, pose } => pose_cmd::run_pose(&model, &seq, &pose),
-        Command::Render { model, out, seq, pose, shown, size, show, camera, light, flex } => {
+        Command::Render {
+            model,
+            out,
+            seq,
+            pose,
+            shown,
+            size,
+            show,
+            camera,
+            light,
+            flex,
+            frames,
+            fps,
+            transparent,
+        } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
             }
@@ -348,6 +373,9 @@ fn main() -> ExitCode {
                 camera,
                 light,
                 flex,
+                frames,
+                fps,
+                transparent,
             })
         }
         Command::Export { model, out, shown, sequences, scale } => {

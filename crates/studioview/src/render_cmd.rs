@@ -30,7 +30,17 @@ pub struct RenderArgs {
     pub light: LightArgs,
     /// Source flex controllers, `NAME=VALUE`.
     pub flex: Vec<String>,
+    /// An animation of this many frames instead of one picture (`--frames`).
+    pub frames: Option<u32>,
+    /// The animation's frames a second (`--fps`; the sequence's own rate for Half-Life, 30 for
+    /// Source, when left out).
+    pub fps: Option<f32>,
+    /// A transparent background, and no ground grid.
+    pub transparent: bool,
 }
+
+/// The most frames an animation may have.
+pub const MAX_FRAMES: u32 = 10_000;
 
 /// Parses `NAME=VALUE` for a flex controller of `flexes`: its index and the value, which must lie
 /// in the controller's range.
@@ -202,6 +212,15 @@ fn camera_for(args: &RenderArgs, bounds: (glam::Vec3, glam::Vec3), source: bool)
 }
 
 /// Parses `WxH`.
+/// Frames a second: a positive number up to 1000.
+pub fn parse_fps(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|f| f.is_finite() && *f > 0.0 && *f <= 1000.0)
+        .ok_or_else(|| format!("{text:?} is not a rate from 0 to 1000 frames a second"))
+}
+
 pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT"))?;
     let parse = |v: &str| v.trim().parse::<u32>().ok().filter(|&v| (1..=8192).contains(&v));
@@ -312,8 +331,40 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     }
     let camera =
         camera_for(args, studio_document::bounds::pose_bounds(&model, &pose, args.shown.body), false);
-    let frame = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-    draw(args, &studio_render::goldsrc::coloured_render_model(&model, args.shown.colours()), frame, &camera)
+    let render = studio_render::goldsrc::coloured_render_model(&model, args.shown.colours());
+    let mut drawer = Drawer::new(args, &render, &camera)?;
+    let Some(count) = args.frames else {
+        let image =
+            drawer.image(studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence)), &camera)?;
+        return studio_document::png_file::write_png(&args.out, &image);
+    };
+    // An animation: the sequence played from the frame asked for, at its own rate.
+    let seq = model.sequences.get(sequence);
+    let fps = args.fps.unwrap_or_else(|| seq.map_or(30.0, |s| s.fps)).max(0.0);
+    let fps = if fps > 0.0 { fps } else { 30.0 };
+    let start = args.pose.frame.unwrap_or(0.0);
+    let mut request = args.pose.request(&model, sequence);
+    let mut images = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        if let Some(seq) = seq {
+            let played = f64::from(start) + f64::from(i) / f64::from(fps) * f64::from(seq.fps);
+            request.frame = studio_pose::playback::normalize_frame(seq, played);
+            evaluator.evaluate(&request, &mut pose).map_err(|e| e.to_string())?;
+        }
+        images
+            .push(drawer.image(studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence)), &camera)?);
+    }
+    write_animation(args, &images, fps)
+}
+
+/// Writes an animation's frames where `--out` says, and says what was written.
+fn write_animation(args: &RenderArgs, images: &[studio_render::RgbaImage], fps: f32) -> Result<(), String> {
+    let written = studio_document::animation_file::write_animation(&args.out, images, fps)
+        .map_err(|e| e.to_string())?;
+    if written.len() > 1 {
+        eprintln!("wrote {} frames into {}", written.len(), args.out.display());
+    }
+    Ok(())
 }
 
 /// `render` for a Source model: `--cycle`, `--time`, `--param`, `--hitbox-set`, `--lod`.
@@ -362,29 +413,70 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
         eprintln!("note: {line}");
     }
     let render = studio_render::source::render_model(&doc.model, materials.materials);
-    draw(args, &render, doc.frame.frame_pose(), &camera)
+    let mut drawer = Drawer::new(args, &render, &camera)?;
+    let Some(count) = args.frames else {
+        let image = drawer.image(doc.frame.frame_pose(), &camera)?;
+        return studio_document::png_file::write_png(&args.out, &image);
+    };
+    // An animation: the sequence played on from the cycle asked for, looping as it loops.
+    let fps = args.fps.filter(|f| *f > 0.0).unwrap_or(30.0);
+    let looping = doc.looping();
+    let mut images = Vec::with_capacity(count as usize);
+    let mut events = Vec::new();
+    for i in 0..count {
+        if i > 0 {
+            doc.advance(1.0 / fps, 1.0, &mut events, looping);
+            doc.update_face(args.shown.body, camera.eye());
+        }
+        images.push(drawer.image(doc.frame.frame_pose(), &camera)?);
+    }
+    write_animation(args, &images, fps)
 }
 
-/// Draws `model` in `pose` seen by `camera` and writes the PNG.
-fn draw(
-    args: &RenderArgs,
-    model: &studio_render::RenderModel,
-    pose: studio_render::FramePose<'_>,
-    camera: &Camera,
-) -> Result<(), String> {
-    let mut options = options_from_show(&args.show)?;
-    options.overlay.grid &= camera.shows_ground();
-    options.light = args.light.light();
-    options.body = args.shown.body;
-    options.skin = args.shown.skin;
-    options.lod = args.shown.lod;
-    let context = GpuContext::headless().map_err(|e| e.to_string())?;
-    let samples = context.sample_count(OFFSCREEN_FORMAT);
-    let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-    let gpu = renderer.upload(model);
-    let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-    let scene = Scene { pose, camera, options: &options };
-    let image = studio_render::render_image(&context, &mut renderer, &gpu, &target, &scene)
-        .map_err(|e| e.to_string())?;
-    studio_document::png_file::write_png(&args.out, &image)
+/// Draws frames of one model offscreen with the options `render` was given.
+struct Drawer {
+    context: GpuContext,
+    renderer: Renderer,
+    gpu: studio_render::GpuModel,
+    target: OffscreenTarget,
+    options: RenderOptions,
+    transparent: bool,
+}
+
+impl Drawer {
+    fn new(args: &RenderArgs, model: &studio_render::RenderModel, camera: &Camera) -> Result<Self, String> {
+        let mut options = options_from_show(&args.show)?;
+        options.overlay.grid &= camera.shows_ground() && !args.transparent;
+        options.light = args.light.light();
+        options.body = args.shown.body;
+        options.skin = args.shown.skin;
+        options.lod = args.shown.lod;
+        let context = GpuContext::headless().map_err(|e| e.to_string())?;
+        let samples = context.sample_count(OFFSCREEN_FORMAT);
+        let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+        let gpu = renderer.upload(model);
+        let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
+        Ok(Self { context, renderer, gpu, target, options, transparent: args.transparent })
+    }
+
+    /// `pose` seen by `camera`.
+    fn image(
+        &mut self,
+        pose: studio_render::FramePose<'_>,
+        camera: &Camera,
+    ) -> Result<studio_render::RgbaImage, String> {
+        let scene = Scene { pose, camera, options: &self.options };
+        let image = if self.transparent {
+            studio_render::render_image_transparent(
+                &self.context,
+                &mut self.renderer,
+                &self.gpu,
+                &self.target,
+                &scene,
+            )
+        } else {
+            studio_render::render_image(&self.context, &mut self.renderer, &self.gpu, &self.target, &scene)
+        };
+        image.map_err(|e| e.to_string())
+    }
 }

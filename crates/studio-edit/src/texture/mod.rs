@@ -6,8 +6,10 @@
 pub mod export;
 pub mod import;
 pub mod picture;
-pub mod quantize;
 pub mod size;
+
+/// The quantizer (studio-document's, shared with animation capture).
+pub use studio_document::quantize;
 pub mod source;
 pub mod uv_map;
 

@@ -1,4 +1,5 @@
-//! True-colour pixels to the 256-colour palette of a version 10 texture.
+//! True-colour pixels to a palette of at most 256 colours: a version 10 texture's, a GIF
+//! frame's.
 //!
 //! A picture of few enough colours keeps them exactly. Otherwise quantette's k-means quantizer
 //! (in Oklab, seeded, so the same image gives the same palette) chooses the palette, without
@@ -36,6 +37,20 @@ pub struct Quantized {
 
 /// Quantizes `rgba` (`width × height` pixels); with `masked`, transparent pixels take index 255.
 pub fn quantize(width: u32, height: u32, rgba: &[u8], masked: bool) -> Quantized {
+    quantize_with(width, height, rgba, masked, Method::KMeans)
+}
+
+/// How colours are chosen when there are too many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// quantette's k-means: the best palette (textures).
+    KMeans,
+    /// Wu's quantizer: a few times faster, a little worse (animation frames).
+    Wu,
+}
+
+/// [`quantize`] with the method chosen.
+pub fn quantize_with(width: u32, height: u32, rgba: &[u8], masked: bool, method: Method) -> Quantized {
     let limit = if masked { 255 } else { 256 };
     let opaque = |p: &[u8]| !masked || !is_transparent(p[3]);
     // The colours, in order of first appearance, while there are few enough.
@@ -60,7 +75,7 @@ pub fn quantize(width: u32, height: u32, rgba: &[u8], masked: bool) -> Quantized
             .collect();
         (pixels, colours, false)
     } else {
-        let (pixels, palette) = k_means(width, height, rgba, limit, &opaque);
+        let (pixels, palette) = reduce(width, height, rgba, limit, &opaque, method);
         (pixels, palette, true)
     };
     palette.resize(256, [0; 3]);
@@ -75,14 +90,15 @@ pub fn quantize(width: u32, height: u32, rgba: &[u8], masked: bool) -> Quantized
     Quantized { pixels, palette, colours_in, reduced }
 }
 
-/// quantette's k-means palette of at most `limit` colours over the opaque pixels, and every
-/// pixel's nearest entry (transparent ones get 255, set by the caller).
-fn k_means(
+/// quantette's palette of at most `limit` colours over the opaque pixels, and every pixel's
+/// nearest entry (transparent ones get 255, set by the caller).
+fn reduce(
     width: u32,
     height: u32,
     rgba: &[u8],
     limit: usize,
     opaque: &impl Fn(&[u8]) -> bool,
+    method: Method,
 ) -> (Vec<u8>, Vec<[u8; 3]>) {
     // Transparent pixels take the colour of the first opaque one, so that they do not pull
     // the palette towards a colour nobody sees.
@@ -101,7 +117,10 @@ fn k_means(
     let indexed = Pipeline::new()
         .palette_size(size)
         .ditherer(None)
-        .quantize_method(QuantizeMethod::kmeans())
+        .quantize_method(match method {
+            Method::KMeans => QuantizeMethod::kmeans(),
+            Method::Wu => QuantizeMethod::Wu,
+        })
         .input_image(image.as_ref())
         .output_srgb8_indexed_image();
     let palette = indexed.palette().iter().map(|c| [c.red, c.green, c.blue]).collect();
