@@ -86,6 +86,10 @@ pub enum Command {
     /// Write the shown model's sources into a folder (File ▸ Decompile…): its QC and SMD
     /// files, and its textures as BMP files (Half-Life), on a thread of their own.
     Decompile(PathBuf),
+    /// Record the viewport as an animation into this file (or folder).
+    Capture(PathBuf),
+    /// Stop the capture running, writing nothing.
+    CancelCapture,
     /// Go to a cycle, 0 to 1 (Source models).
     SetCycle(f32),
     /// Set a pose parameter (by its index in the combined model) in its own units (Source).

@@ -2,6 +2,7 @@
 //! every action is a [`command::Command`].
 
 pub mod browser;
+pub mod capture_job;
 pub mod command;
 pub mod decompile_job;
 pub mod editing;
@@ -395,11 +396,16 @@ impl StudioApp {
         }
         self.dialogs(&ctx, &mut commands);
         ui::browser::browser_ui(&ctx, &mut self.state, &mut self.thumbnails, &mut commands);
+        ui::capture::window(&ctx, &mut self.state, self.layout.viewport.size());
+        ui::capture::progress(&ctx, &self.state, &mut commands);
         for command in commands {
             self.state.apply(command);
         }
         if self.state.poll_decompile() {
             ui::decompile::progress(&ctx, &self.state);
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        if self.state.poll_capture() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         if self.state.quit {

@@ -108,6 +108,10 @@ pub struct AppState {
     pub dialog_due: Option<crate::app::ui::menu::DialogDue>,
     /// The decompile running (File ▸ Decompile…).
     pub decompiling: Option<crate::app::decompile_job::DecompileJob>,
+    /// The capture running (File ▸ Capture animation…).
+    pub capturing: Option<crate::app::capture_job::CaptureJob>,
+    /// The capture window's choices; `Some` while the window is open.
+    pub capture_window: Option<crate::app::capture_job::CaptureSettings>,
     /// Files already backed up (`.bak`) this session: only the first save over a file keeps one.
     pub backed_up: Vec<PathBuf>,
     /// The model browser.
@@ -164,6 +168,8 @@ impl AppState {
             qc_offer: None,
             dialog_due: None,
             decompiling: None,
+            capturing: None,
+            capture_window: None,
             backed_up: Vec::new(),
             browser: Default::default(),
             renderer: None,
@@ -439,6 +445,12 @@ impl AppState {
             }
             Command::Export(path) => self.export(&path),
             Command::Decompile(dir) => self.start_decompile(dir),
+            Command::Capture(path) => self.start_capture(path),
+            Command::CancelCapture => {
+                if let Some(job) = &self.capturing {
+                    job.cancel();
+                }
+            }
             // Source models only (handled above while one is open).
             Command::SetCycle(_)
             | Command::SetPoseParameter(..)

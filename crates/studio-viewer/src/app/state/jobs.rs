@@ -89,3 +89,73 @@ impl AppState {
         false
     }
 }
+
+impl AppState {
+    /// Starts recording the viewport into `path` with the capture window's choices (File ▸
+    /// Capture animation…).
+    pub(super) fn start_capture(&mut self, path: PathBuf) {
+        use crate::app::capture_job::{CaptureJob, CaptureScene, Poser};
+        if let Some(job) = &self.capturing {
+            let busy = format!("a capture into {} is still running", job.path.display());
+            return self.say(Level::Warning, busy);
+        }
+        if studio_document::animation_file::AnimationFormat::of_path(&path).is_none() {
+            let what =
+                format!("{}: capture to .gif, .png (APNG), .webp, or a folder of PNG frames", path.display());
+            return self.say(Level::Error, what);
+        }
+        let settings = self.capture_window.unwrap_or_default();
+        let poser = match self.source.as_deref() {
+            Some(view) => {
+                let doc = &view.doc;
+                let mut copy = studio_document::source_doc::SourceDoc::new(
+                    doc.model.as_ref().clone(),
+                    doc.path.clone(),
+                    doc.companions.clone(),
+                );
+                copy.sequence = doc.sequence;
+                copy.cycle = doc.cycle;
+                copy.params = doc.params.clone();
+                copy.controllers = doc.controllers.clone();
+                copy.hitbox_set = doc.hitbox_set;
+                copy.autoplay = doc.autoplay;
+                copy.clock = doc.clock;
+                copy.flex = doc.flex.clone();
+                copy.eye_target = doc.eye_target;
+                copy.evaluate();
+                Poser::Source(Box::new(copy))
+            }
+            None => Poser::Gold {
+                model: Arc::clone(&self.loaded.model),
+                request: studio_pose::PoseRequest {
+                    sequence: self.sequence,
+                    frame: self.frame,
+                    blend: self.blend,
+                    controllers: self.controller_bytes(),
+                },
+            },
+        };
+        let scene =
+            CaptureScene { model: self.render_model(), camera: self.camera, options: self.render_options() };
+        let job = CaptureJob::start(path, settings, scene, poser);
+        self.say(Level::Info, format!("capturing {} frames into {}…", job.frames, job.path.display()));
+        self.capturing = Some(job);
+    }
+
+    /// Checks on the capture running, saying how it ended once it has; whether one is still
+    /// running (the window then draws again soon, for its progress bar).
+    pub fn poll_capture(&mut self) -> bool {
+        let Some(job) = &self.capturing else { return false };
+        let Some(result) = job.poll() else { return true };
+        let path = job.path.clone();
+        self.capturing = None;
+        match result {
+            Ok(done) => self.say(
+                Level::Info,
+                format!("captured {} frames into {} in {:.1} s", done.frames, path.display(), done.seconds),
+            ),
+            Err(error) => self.say(Level::Warning, format!("capture into {}: {error}", path.display())),
+        }
+        false
+    }
+}

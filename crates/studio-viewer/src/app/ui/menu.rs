@@ -18,6 +18,8 @@ pub enum FileDialog {
     Export,
     /// File ▸ Decompile…
     Decompile,
+    /// The capture window's Capture… (File ▸ Capture animation…)
+    Capture,
 }
 
 /// A dialog asked for, and the frames drawn since.
@@ -51,6 +53,7 @@ pub fn show_due_dialog(ctx: &egui::Context, state: &mut AppState, commands: &mut
         FileDialog::SaveAs => save_as_dialog(state, commands),
         FileDialog::Export => export_dialog(state, commands),
         FileDialog::Decompile => decompile_dialog(state, commands),
+        FileDialog::Capture => capture_dialog(state, commands),
     }
 }
 
@@ -118,6 +121,28 @@ fn decompile_dialog(state: &mut AppState, commands: &mut Commands) {
     }
     if let Some(dir) = dialog.pick_folder() {
         commands.push(Command::Decompile(dir));
+    }
+}
+
+/// Shows the capture's save dialog, or says why there is none.
+fn capture_dialog(state: &mut AppState, commands: &mut Commands) {
+    if !dialog_available() {
+        state.say(
+            Level::Error,
+            "no file dialog is available here (no desktop portal and no zenity): use `studioview render MODEL --frames N --out FILE.gif`",
+        );
+        return;
+    }
+    let stem =
+        state.path().and_then(|p| p.file_stem()).map_or("model".into(), |s| s.to_string_lossy().into_owned());
+    if let Some(path) = rfd::FileDialog::new()
+        .add_filter("Animated GIF", &["gif"])
+        .add_filter("Animated PNG", &["png"])
+        .add_filter("Animated WebP", &["webp"])
+        .set_file_name(format!("{stem}.gif"))
+        .save_file()
+    {
+        commands.push(Command::Capture(path));
     }
 }
 
@@ -257,6 +282,14 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             }
             if ui.button("Screenshot to PNG").clicked() {
                 *screenshot = true;
+                ui.close();
+            }
+            if ui
+                .add_enabled(state.capturing.is_none(), egui::Button::new("Capture animation…"))
+                .on_hover_text("Record the viewport to an animated GIF, PNG or WebP, or PNG frames")
+                .clicked()
+            {
+                state.capture_window.get_or_insert_with(Default::default);
                 ui.close();
             }
             ui.separator();

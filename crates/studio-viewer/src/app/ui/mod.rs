@@ -2,6 +2,7 @@
 
 pub mod browser;
 pub mod camera;
+pub mod capture;
 pub mod controls;
 pub mod decompile;
 pub mod display;

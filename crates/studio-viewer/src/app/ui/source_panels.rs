@@ -542,8 +542,21 @@ fn export_ui(
 ) -> Option<String> {
     use studio_edit::texture::{UvMapOptions, source};
     let mut said = None;
+    let no_dialog = || {
+        Some("no file dialog is available here (no desktop portal and no zenity): use `studioview texture export|uvmap`".to_owned())
+    };
     ui.horizontal(|ui| {
-        if ui.button("Export PNG…").on_hover_text("Save this material's textures as PNG files").clicked()
+        let export =
+            ui.button("Export PNG…").on_hover_text("Save this material's textures as PNG files").clicked();
+        let map = ui
+            .button("UV map…")
+            .on_hover_text("Save this material's UV layout over its texture as a PNG")
+            .clicked();
+        if (export || map) && !super::menu::dialog_available() {
+            said = no_dialog();
+            return;
+        }
+        if export
             && let Some(dir) =
                 rfd::FileDialog::new().set_title("Export the material's textures into folder").pick_folder()
         {

@@ -228,11 +228,25 @@ fn rename_ui(
     });
 }
 
+/// Whether a file dialog can be shown; if not, says what to do instead.
+fn dialog_or_say(state: &mut AppState) -> bool {
+    let available = super::menu::dialog_available();
+    if !available {
+        state.say(
+            Level::Error,
+            "no file dialog is available here (no desktop portal and no zenity): drop an image on the window to import it, \
+             or use `studioview texture export|import|uvmap`",
+        );
+    }
+    available
+}
+
 /// Export, export all, import, UV map.
 fn tools_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, index: usize, cache: &mut TextureCache) {
     let texture = &model.textures[index];
     ui.horizontal_wrapped(|ui| {
         if ui.button("Export…").on_hover_text("Save this texture as an indexed PNG or BMP").clicked()
+            && dialog_or_say(state)
             && let Some(path) = rfd::FileDialog::new()
                 .add_filter("PNG image", &["png"])
                 .add_filter("Windows bitmap", &["bmp"])
@@ -249,6 +263,7 @@ fn tools_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, index: usize
             }
         }
         if ui.button("Export all…").on_hover_text("Save every texture as a PNG, named after it").clicked()
+            && dialog_or_say(state)
             && let Some(dir) =
                 rfd::FileDialog::new().set_title("Export all textures into folder").pick_folder()
         {
@@ -267,6 +282,7 @@ fn tools_ui(ui: &mut egui::Ui, state: &mut AppState, model: &Model, index: usize
             cache.queue_import(path);
         }
         if ui.button("UV map…").on_hover_text("Save this texture's UV layout as a PNG").clicked()
+            && dialog_or_say(state)
             && let Some(path) = rfd::FileDialog::new()
                 .add_filter("PNG image", &["png"])
                 .set_file_name(
