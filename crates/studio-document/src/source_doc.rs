@@ -47,6 +47,8 @@ pub struct SourceDoc {
     pub eye_target: Option<Vec3>,
     /// Whole loops of the shown sequence played since it was chosen (for its movement).
     pub loops: f32,
+    /// Show the bind pose (each bone where the mesh was bound to it) instead of the sequence.
+    pub bind_pose: bool,
     /// Normalised pose parameters, reused.
     normalised: Vec<f32>,
 }
@@ -81,6 +83,7 @@ impl SourceDoc {
             flex_groups,
             eye_target: None,
             loops: 0.0,
+            bind_pose: false,
             normalised,
         };
         doc.evaluate();
@@ -276,6 +279,11 @@ impl SourceDoc {
             autoplay: self.autoplay,
         };
         self.evaluator.evaluate(&request, &mut self.frame.bones);
+        if self.bind_pose {
+            for (slot, bone) in self.frame.bones.iter_mut().zip(&self.model.bones) {
+                *slot = studio_source_pose::points::affine_3x4(&bone.pose_to_bone).inverse();
+            }
+        }
         let sequence_box = self.sequence(self.sequence).map(|s| (s.bbmin, s.bbmax));
         self.frame.place(&self.model, self.hitbox_set, sequence_box);
     }

@@ -90,6 +90,8 @@ pub enum Command {
     Capture(PathBuf),
     /// Stop the capture running, writing nothing.
     CancelCapture,
+    /// Show the bind pose (true) or the sequence's pose.
+    SetBindPose(bool),
     /// Go to a cycle, 0 to 1 (Source models).
     SetCycle(f32),
     /// Set a pose parameter (by its index in the combined model) in its own units (Source).

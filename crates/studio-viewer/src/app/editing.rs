@@ -150,6 +150,9 @@ impl AppState {
             self.pose = studio_pose::Pose::new(&model);
         }
         self.loaded.evaluator = PoseEvaluator::new(model.clone());
+        if self.bind_pose {
+            self.rest_bones = studio_document::export::goldsrc::rest_pose(&model).1;
+        }
         self.loaded.model = model;
         self.selected_hitbox = self.selected_hitbox.filter(|&h| h < self.loaded.model.hitboxes.len());
         self.selected_attachment =

@@ -77,6 +77,10 @@ pub struct AppState {
     pub body: i32,
     /// Skin family.
     pub skin: usize,
+    /// The bind pose is shown instead of the sequence's pose.
+    pub bind_pose: bool,
+    /// The version 10 model's bind pose, made when it is first shown.
+    pub(crate) rest_bones: Vec<glam::Affine3A>,
     /// A player's colours on the model's `DM_Base` and `Remap` textures (none: as stored).
     pub player_colours: Option<studio_render::goldsrc::PlayerColours>,
     /// Level of detail (Source models).
@@ -154,6 +158,8 @@ impl AppState {
             body: 0,
             skin: 0,
             player_colours: None,
+            bind_pose: false,
+            rest_bones: Vec::new(),
             lod: 0,
             selected_bone: None,
             hovered_bone: None,
@@ -240,6 +246,7 @@ impl AppState {
 
     fn reset_common(&mut self) {
         self.load_id += 1;
+        self.bind_pose = false;
         self.selected_attachment = None;
         self.pending = None;
         self.qc_offer = None;
@@ -446,6 +453,14 @@ impl AppState {
             Command::Export(path) => self.export(&path),
             Command::Decompile(dir) => self.start_decompile(dir),
             Command::Capture(path) => self.start_capture(path),
+            Command::SetBindPose(on) => {
+                self.bind_pose = on;
+                self.rest_bones = studio_document::export::goldsrc::rest_pose(&self.loaded.model).1;
+                if let Some(view) = self.source.as_deref_mut() {
+                    view.doc.bind_pose = on;
+                }
+                self.dirty = true;
+            }
             Command::CancelCapture => {
                 if let Some(job) = &self.capturing {
                     job.cancel();

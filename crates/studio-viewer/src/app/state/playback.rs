@@ -126,6 +126,11 @@ impl AppState {
             self.say(Level::Error, error.to_string());
             return;
         }
+        if self.bind_pose && self.rest_bones.len() == self.pose.bones.len() {
+            self.pose.bones.copy_from_slice(&self.rest_bones);
+            self.pose.place_points(&self.loaded.model);
+            return;
+        }
         if self.settings.apply_movement
             && let Some(offset) = self.travelled()
         {

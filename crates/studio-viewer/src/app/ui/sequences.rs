@@ -117,6 +117,14 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
         }
     });
     ui.add(egui::Slider::new(&mut state.settings.speed, 0.1..=4.0).logarithmic(true).text("Speed"));
+    let mut bind = state.bind_pose;
+    if ui
+        .checkbox(&mut bind, "Bind pose")
+        .on_hover_text("Each bone where the mesh was bound to it, instead of the sequence's pose")
+        .changed()
+    {
+        commands.push(Command::SetBindPose(bind));
+    }
     if let Some(view) = state.source.as_deref() {
         let loops = view.doc.looping();
         ui.horizontal(|ui| {
