@@ -12,6 +12,17 @@ use studio_render::source_face::SourceFace;
 use studio_source::{STUDIO_AL_POSE, STUDIO_LOOPING, SourceModel};
 use studio_source_pose::{SourceEvaluator, SourceRequest, params, playback};
 
+/// A sequence layered over the one shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DocLayer {
+    /// The combined sequence.
+    pub sequence: usize,
+    /// Its weight, 0 to 1.
+    pub weight: f32,
+    /// Its cycle; `None`: the shown sequence's.
+    pub cycle: Option<f32>,
+}
+
 /// An open Source model and the pose it shows.
 pub struct SourceDoc {
     /// The model, with its include models and companions.
@@ -49,6 +60,10 @@ pub struct SourceDoc {
     pub loops: f32,
     /// Show the bind pose (each bone where the mesh was bound to it) instead of the sequence.
     pub bind_pose: bool,
+    /// Sequences layered over the one shown, as the engine layers an entity's overlays.
+    pub layers: Vec<DocLayer>,
+    /// The layers' requests, made again at each evaluation (kept to reuse their room).
+    layer_requests: Vec<studio_source_pose::SourceLayer>,
     /// Normalised pose parameters, reused.
     normalised: Vec<f32>,
 }
@@ -84,6 +99,8 @@ impl SourceDoc {
             eye_target: None,
             loops: 0.0,
             bind_pose: false,
+            layers: Vec::new(),
+            layer_requests: Vec::new(),
             normalised,
         };
         doc.evaluate();
@@ -270,6 +287,12 @@ impl SourceDoc {
         self.normalise();
         let controllers = (!self.model.bone_controllers.is_empty()).then(|| self.controller_inputs());
         let cycle = if self.cycle.is_finite() { self.cycle.clamp(0.0, 1.0) } else { 0.0 };
+        self.layer_requests.clear();
+        self.layer_requests.extend(self.layers.iter().map(|l| studio_source_pose::SourceLayer {
+            sequence: l.sequence,
+            cycle: l.cycle.unwrap_or(cycle),
+            weight: l.weight,
+        }));
         let request = SourceRequest {
             sequence: self.sequence,
             cycle,
@@ -277,6 +300,7 @@ impl SourceDoc {
             controllers,
             time: self.clock,
             autoplay: self.autoplay,
+            layers: &self.layer_requests,
         };
         self.evaluator.evaluate(&request, &mut self.frame.bones);
         if self.bind_pose {

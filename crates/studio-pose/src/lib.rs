@@ -28,4 +28,4 @@ pub mod turn;
 pub mod workload;
 
 pub use controllers::{ControllerBytes, neutral_bytes};
-pub use pose::{Pose, PoseError, PoseEvaluator, PoseRequest};
+pub use pose::{Overlay, Pose, PoseError, PoseEvaluator, PoseRequest, TRANSITION_SECONDS, transition_weight};

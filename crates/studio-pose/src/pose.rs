@@ -87,6 +87,8 @@ pub struct PoseEvaluator {
     /// Each bone's parent, `usize::MAX` for a root.
     parents: Vec<usize>,
     blends: [LocalPose; 4],
+    /// The main pose while overlays are mixed into it.
+    mixed: LocalPose,
     /// The blends sampled from a table, in its layout.
     table_blends: [TablePose; 4],
     adj: Adjustments,
@@ -111,6 +113,7 @@ impl PoseEvaluator {
             setup: model.bones.iter().map(BoneSetup::new).collect(),
             parents: model.bones.iter().map(|b| b.parent.unwrap_or(usize::MAX)).collect(),
             blends: std::array::from_fn(|_| LocalPose::new(bones)),
+            mixed: LocalPose::new(bones),
             table_blends: Default::default(),
             adj: Adjustments::new(model.bone_controllers.len()),
             table_bytes: 0,
@@ -229,6 +232,51 @@ impl PoseEvaluator {
         pose: &mut Pose,
         from_runs: bool,
     ) -> Result<(), PoseError> {
+        self.local_with(request, plan, from_runs)?;
+        model_space(&self.parents, &self.blends[0], &mut pose.bones);
+        Ok(())
+    }
+
+    /// Evaluates a pose with other poses mixed over it, in order: each overlay's sequence at its
+    /// own frame, blend and controllers, weighed in by Valve's `StudioSlerpBones` (rotations
+    /// slerped, positions mixed linearly, by the overlay's weight, 0 to 1). The Half-Life
+    /// client mixes the sequence left in a transition this way (`StudioSetupBones`: the old
+    /// sequence at the frame it was left, weighed 1 − (time since the change) / 0.2); layers
+    /// are the same mix at a weight the user sets. Overlays of weight 0 are passed over.
+    pub fn evaluate_overlaid(
+        &mut self,
+        request: &PoseRequest,
+        overlays: &[Overlay],
+        pose: &mut Pose,
+    ) -> Result<(), PoseError> {
+        self.prepare(request.sequence)?;
+        let plan = self.plan_of(request);
+        self.local_with(request, plan, false)?;
+        let mut any = false;
+        for overlay in overlays.iter().filter(|o| o.weight > 0.0) {
+            let weight = overlay.weight.min(1.0);
+            if !any {
+                std::mem::swap(&mut self.mixed, &mut self.blends[0]);
+                any = true;
+            }
+            self.prepare(overlay.request.sequence)?;
+            let plan = self.plan_of(&overlay.request);
+            self.local_with(&overlay.request, plan, false)?;
+            slerp_bones(&mut self.mixed, &self.blends[0], weight, exact_slerp);
+        }
+        let local = if any { &self.mixed } else { &self.blends[0] };
+        model_space(&self.parents, local, &mut pose.bones);
+        pose.place_points(&self.model);
+        Ok(())
+    }
+
+    /// The local pose of `request` into `self.blends[0]`.
+    fn local_with(
+        &mut self,
+        request: &PoseRequest,
+        plan: BlendPlan,
+        from_runs: bool,
+    ) -> Result<(), PoseError> {
         let model = &*self.model;
         let sequence = &model.sequences[request.sequence];
         let (k, s) = keyframe(sequence, request.frame);
@@ -281,10 +329,27 @@ impl PoseEvaluator {
                 mix(plan, first, second, third, fourth, |a, b, w| slerp_bones(a, b, w, exact_slerp));
             }
         }
-        model_space(&self.parents, &self.blends[0], &mut pose.bones);
         Ok(())
     }
 }
+
+/// A pose mixed over another ([`PoseEvaluator::evaluate_overlaid`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Its sequence, frame, blend and controllers.
+    pub request: PoseRequest,
+    /// How much of it, 0 to 1.
+    pub weight: f32,
+}
+
+/// The Half-Life client's sequence transition (`StudioSetupBones`): how much of the sequence
+/// left shows `elapsed` seconds after the change (1 − elapsed / 0.2, down to 0).
+pub fn transition_weight(elapsed: f32) -> f32 {
+    if elapsed.is_finite() { (1.0 - elapsed / TRANSITION_SECONDS).clamp(0.0, 1.0) } else { 0.0 }
+}
+
+/// How long the Half-Life client blends from the sequence left (`StudioSetupBones`: 0.2 s).
+pub const TRANSITION_SECONDS: f32 = 0.2;
 
 /// Motion extraction: the axes of the motion bone's position that stay at the origin.
 fn extracted_axes(sequence: &studio_model::Sequence) -> impl Iterator<Item = usize> {

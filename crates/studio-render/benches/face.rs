@@ -36,8 +36,15 @@ fn bench(c: &mut Criterion) {
     let mut evaluator = SourceEvaluator::new(&model);
     let p: Vec<f32> = evaluator.rig().pose_parameters.iter().map(params::default_value).collect();
     let mut frame = SourceFrame { face: SourceFace::new(&model), ..SourceFrame::default() };
-    let request =
-        SourceRequest { sequence: 0, cycle: 0.0, params: &p, controllers: None, time: 0.0, autoplay: false };
+    let request = SourceRequest {
+        sequence: 0,
+        cycle: 0.0,
+        params: &p,
+        controllers: None,
+        time: 0.0,
+        autoplay: false,
+        layers: &[],
+    };
     evaluator.evaluate(&request, &mut frame.bones);
     frame.place(&model, 0, None);
     let eye = Vec3::new(100.0, 20.0, 60.0);

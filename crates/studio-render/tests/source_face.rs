@@ -38,6 +38,7 @@ fn frame(model: &SourceModel) -> SourceFrame {
         controllers: None,
         time: 0.0,
         autoplay: false,
+        layers: &[],
     };
     evaluator.evaluate(&request, &mut frame.bones);
     frame.place(model, 0, None);

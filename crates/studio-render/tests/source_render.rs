@@ -30,8 +30,15 @@ fn frame(model: &SourceModel, sequence: usize, cycle: f32, set: usize) -> Source
     let mut evaluator = SourceEvaluator::new(model);
     let params: Vec<f32> = evaluator.rig().pose_parameters.iter().map(params::default_value).collect();
     let mut frame = SourceFrame::default();
-    let request =
-        SourceRequest { sequence, cycle, params: &params, controllers: None, time: 0.0, autoplay: false };
+    let request = SourceRequest {
+        sequence,
+        cycle,
+        params: &params,
+        controllers: None,
+        time: 0.0,
+        autoplay: false,
+        layers: &[],
+    };
     evaluator.evaluate(&request, &mut frame.bones);
     frame.place(model, set, None);
     frame

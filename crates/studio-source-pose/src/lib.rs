@@ -36,5 +36,5 @@ pub use points::{
     affine_3x4, attachment_points, attachment_points_into, hitbox_corners, hitbox_corners_into,
     skinning_matrices,
 };
-pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceRequest, evaluate, matrices_into};
+pub use pose::{LocalPose, Scratch, SourceEvaluator, SourceLayer, SourceRequest, evaluate, matrices_into};
 pub use rig::{Rig, STUDIO_AUTOPLAY, SeqRef};

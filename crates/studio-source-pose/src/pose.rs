@@ -84,6 +84,9 @@ fn pose_into(
     let model = ctx.rig.render();
     pose.set_defaults(model);
     accumulate(ctx, scratch, pose, request.sequence, request.cycle, 1.0, 0);
+    for layer in request.layers.iter().filter(|l| l.weight > 0.0) {
+        accumulate(ctx, scratch, pose, layer.sequence, layer.cycle, layer.weight, 0);
+    }
     if request.autoplay {
         autoplay(ctx, scratch, pose);
     }
@@ -132,6 +135,21 @@ pub struct SourceRequest<'a> {
     /// Whether the `STUDIO_AUTOPLAY` sequences play on top of the sequence
     /// (`CalcAutoplaySequences`); the references leave them out.
     pub autoplay: bool,
+    /// Sequences layered over it, in order (`C_BaseAnimatingOverlay::AccumulateLayers`): each
+    /// accumulated at its cycle and weight after the sequence, before the autoplay sequences
+    /// and the bone controllers.
+    pub layers: &'a [SourceLayer],
+}
+
+/// A sequence layered over the one shown (an overlay layer of the engine's entity).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SourceLayer {
+    /// The combined sequence.
+    pub sequence: usize,
+    /// Its cycle, 0 to 1.
+    pub cycle: f32,
+    /// Its weight, 0 to 1 (`AccumulatePose` clamps it).
+    pub weight: f32,
 }
 
 /// The bone-to-model transform of every render bone for `request` (a combined sequence and the

@@ -28,6 +28,7 @@ fn poses_allocate_nothing_once_warm() {
                             controllers: None,
                             time: 0.0,
                             autoplay: false,
+                            layers: &[],
                         },
                         out,
                     );

@@ -44,6 +44,7 @@ fn one_animation_at_a_keyframe_poses_as_its_sequence() {
                 controllers: None,
                 time: 0.0,
                 autoplay: false,
+                layers: &[],
             };
             evaluator.evaluate(&request, &mut from_sequence);
             for (b, (a, e)) in from_frame.iter().zip(&from_sequence).enumerate() {

@@ -28,6 +28,7 @@ fn an_autoplay_sequence_plays_on_the_real_time_clock() {
         controllers: None,
         time: autoplay.unwrap_or(0.0),
         autoplay: autoplay.is_some(),
+        layers: &[],
     };
     let with_autoplay = evaluate(&rig, &request(0, 0.0, Some(time)));
     let walking = evaluate(&rig, &request(walk, cycle, None));

@@ -89,7 +89,15 @@ fn pose(
     let params = normalised(&rig, changes);
     evaluate(
         &rig,
-        &SourceRequest { sequence, cycle, params: &params, controllers: None, time, autoplay: false },
+        &SourceRequest {
+            sequence,
+            cycle,
+            params: &params,
+            controllers: None,
+            time,
+            autoplay: false,
+            layers: &[],
+        },
     )
 }
 

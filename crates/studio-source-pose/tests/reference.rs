@@ -46,6 +46,7 @@ fn skinning_matrices_are_the_identity_in_the_bind_pose() {
             controllers: None,
             time: 0.0,
             autoplay: false,
+            layers: &[],
         },
     );
     let mut skinning = Vec::new();

@@ -34,6 +34,7 @@ fn mutated_models_that_read_pose_without_panicking() {
                     controllers: Some([0.5; 5]),
                     time: 1.3,
                     autoplay: true,
+                    layers: &[],
                 };
                 let bones = evaluate(&rig, &request);
                 assert_eq!(bones.len(), model.bones.len());

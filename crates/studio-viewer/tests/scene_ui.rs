@@ -5,7 +5,7 @@ mod common;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use studio_viewer::app::StudioApp;
 use studio_viewer::app::settings::Settings;
 
@@ -46,4 +46,75 @@ fn the_bind_pose_replaces_the_sequences_pose_while_it_is_on() {
     for m in &view.doc.frame.skinning {
         assert!(m.abs_diff_eq(glam::Affine3A::IDENTITY, 1e-4), "{m:?}");
     }
+}
+
+#[test]
+fn a_layer_chosen_in_the_panel_mixes_over_the_pose_and_a_new_sequence_blends_in() {
+    use studio_pose::{Overlay, Pose, PoseEvaluator, PoseRequest};
+    use studio_viewer::app::command::Command;
+    let mut h = harness();
+    let model = h.state().state.model().clone();
+    let find = |label: &str| model.sequences.iter().position(|s| s.label == label).unwrap();
+    let (walk, attack) = (find("walk"), find("attack"));
+    h.state_mut().state.apply(Command::SelectSequence(walk));
+    h.state_mut().state.playing = false;
+    h.state_mut().state.transition = None;
+    h.run_steps(2);
+    let before = h.state().state.pose.bones.clone();
+    // Layers ▸ slot 1 ▸ attack, at its own cycle 0.5.
+    h.get_by_label("Layers (0)").click();
+    h.run_steps(2);
+    h.query_all_by_role(Role::ComboBox)
+        .find(|n| {
+            n.value().is_some_and(|v| v == "1: none")
+                || n.accesskit_node().label().is_some_and(|l| l == "1: none")
+        })
+        .expect("layer slot 1")
+        .click();
+    h.run_steps(2);
+    h.query_all_by_label("attack").last().expect("attack in the list").click();
+    h.run_steps(2);
+    let layer = h.state().state.layers[0];
+    assert_eq!(layer.sequence, Some(attack));
+    assert!(h.state().state.pose.bones != before, "the layer moves the pose");
+    let mut layer = h.state().state.layers[0];
+    layer.main_clock = false;
+    layer.cycle = 0.5;
+    layer.weight = 0.5;
+    h.state_mut().state.apply(Command::SetLayer(0, layer));
+    h.run_steps(2);
+    let state = &h.state().state;
+    let mut evaluator = PoseEvaluator::new(model.clone());
+    let mut expected = Pose::new(&model);
+    let main = PoseRequest {
+        sequence: walk,
+        frame: state.frame,
+        blend: state.blend,
+        controllers: state.controller_bytes(),
+    };
+    let frame = 0.5 * (model.sequences[attack].frames() - 1) as f32;
+    let over = Overlay { request: PoseRequest { sequence: attack, frame, ..main }, weight: 0.5 };
+    evaluator.evaluate_overlaid(&main, &[over], &mut expected).unwrap();
+    assert_eq!(state.pose.bones, expected.bones);
+    h.state_mut().state.apply(Command::SetLayer(0, studio_viewer::app::state::layers::Layer::default()));
+
+    // Playing, a new sequence blends in from the one left over 0.2 s.
+    h.state_mut().state.playing = true;
+    let left = PoseRequest { frame: h.state().state.frame, ..main };
+    h.state_mut().state.apply(Command::SelectSequence(attack));
+    let transition = h.state().state.transition.expect("a transition starts");
+    assert_eq!(transition.from.sequence, walk);
+    h.state_mut().state.advance(0.05);
+    let state = &h.state().state;
+    let now = PoseRequest { sequence: attack, frame: state.frame, ..left };
+    evaluator.evaluate_overlaid(&now, &[Overlay { request: left, weight: 0.75 }], &mut expected).unwrap();
+    for (a, b) in state.pose.bones.iter().zip(&expected.bones) {
+        assert!(a.abs_diff_eq(*b, 1e-4));
+    }
+    h.state_mut().state.advance(0.2);
+    assert!(h.state().state.transition.is_none(), "over after 0.2 s");
+    // Off: no blend.
+    h.state_mut().state.settings.blend_transitions = false;
+    h.state_mut().state.apply(Command::SelectSequence(walk));
+    assert!(h.state().state.transition.is_none());
 }

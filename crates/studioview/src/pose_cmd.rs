@@ -67,6 +67,73 @@ pub struct PoseArgs {
     /// The mouth byte, 0-64 (by default the mouth's neutral setting).
     #[arg(long)]
     pub mouth: Option<u8>,
+    /// A sequence layered over the pose, SEQ:WEIGHT[:CYCLE] (number or name, weight 0-1, cycle
+    /// 0-1; without a cycle it follows the pose's); repeatable, mixed in order.
+    #[arg(long = "layer", value_name = "SEQ:WEIGHT[:CYCLE]")]
+    pub layers: Vec<String>,
+}
+
+/// One `--layer`: the sequence as given, its weight and its cycle (`None`: the pose's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerArg {
+    /// Sequence number or name.
+    pub sequence: String,
+    /// 0 to 1.
+    pub weight: f32,
+    /// 0 to 1, or `None`.
+    pub cycle: Option<f32>,
+}
+
+/// Parses `SEQ:WEIGHT[:CYCLE]`.
+pub fn parse_layer(text: &str) -> Result<LayerArg, String> {
+    let parts: Vec<&str> = text.rsplitn(3, ':').collect();
+    let unit = |v: &str, what: &str| {
+        v.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|x| (0.0..=1.0).contains(x))
+            .ok_or_else(|| format!("--layer {text:?}: the {what} {v:?} is not a number from 0 to 1"))
+    };
+    // The name may hold colons: the weight and cycle are read from the end.
+    match parts.as_slice() {
+        [last, weight, sequence] if unit(last, "cycle").is_ok() && unit(weight, "weight").is_ok() => {
+            Ok(LayerArg {
+                sequence: (*sequence).to_owned(),
+                weight: unit(weight, "weight")?,
+                cycle: Some(unit(last, "cycle")?),
+            })
+        }
+        [weight, rest @ ..] if !rest.is_empty() => {
+            let sequence = rest.iter().rev().copied().collect::<Vec<_>>().join(":");
+            Ok(LayerArg { sequence, weight: unit(weight, "weight")?, cycle: None })
+        }
+        _ => Err(format!("--layer {text:?} is not SEQ:WEIGHT[:CYCLE]")),
+    }
+}
+
+/// The overlays of `--layer` for a Half-Life model's pose `request`.
+pub fn overlays(
+    model: &Model,
+    request: &PoseRequest,
+    layers: &[String],
+) -> Result<Vec<studio_pose::Overlay>, String> {
+    let main_frames = model.sequences.get(request.sequence).map_or(1, |s| s.frames());
+    let cycle =
+        if main_frames > 1 { (request.frame / (main_frames - 1) as f32).clamp(0.0, 1.0) } else { 0.0 };
+    layers
+        .iter()
+        .map(|text| {
+            let layer = parse_layer(text)?;
+            let sequence = find_sequence(model, &layer.sequence)
+                .ok_or_else(|| format!("--layer {text:?}: the model has no sequence {:?}", layer.sequence))?;
+            let frames = model.sequences[sequence].frames().saturating_sub(1) as f32;
+            let frame = layer.cycle.unwrap_or(cycle) * frames;
+            Ok(studio_pose::Overlay {
+                request: PoseRequest { sequence, frame, ..*request },
+                weight: layer.weight,
+            })
+        })
+        .collect()
 }
 
 impl PoseArgs {
@@ -129,7 +196,15 @@ pub fn run_pose(path: &Path, sequence: &str, args: &PoseArgs) -> ExitCode {
     };
     let mut evaluator = PoseEvaluator::new(model.clone());
     let mut pose = Pose::new(&model);
-    match evaluator.evaluate(&args.request(&model, sequence), &mut pose) {
+    let request = args.request(&model, sequence);
+    let overlays = match overlays(&model, &request, &args.layers) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match evaluator.evaluate_overlaid(&request, &overlays, &mut pose) {
         Ok(()) => {
             crate::stdout::outln!("{}", pose_json(&pose));
             ExitCode::SUCCESS

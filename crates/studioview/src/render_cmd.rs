@@ -323,8 +323,12 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     })?;
     let mut pose = Pose::new(&model);
     let mut evaluator = PoseEvaluator::new(model.clone());
+    let pose_at = |evaluator: &mut PoseEvaluator, request: &studio_pose::PoseRequest, pose: &mut Pose| {
+        let overlays = crate::pose_cmd::overlays(&model, request, &args.pose.layers)?;
+        evaluator.evaluate_overlaid(request, &overlays, pose).map_err(|e| e.to_string())
+    };
     if !model.sequences.is_empty() {
-        evaluator.evaluate(&args.pose.request(&model, sequence), &mut pose).map_err(|e| e.to_string())?;
+        pose_at(&mut evaluator, &args.pose.request(&model, sequence), &mut pose)?;
     }
     if !args.flex.is_empty() {
         return Err("--flex is for Source models: Half-Life models have no flex controllers".to_owned());
@@ -349,7 +353,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         if let Some(seq) = seq {
             let played = f64::from(start) + f64::from(i) / f64::from(fps) * f64::from(seq.fps);
             request.frame = studio_pose::playback::normalize_frame(seq, played);
-            evaluator.evaluate(&request, &mut pose).map_err(|e| e.to_string())?;
+            pose_at(&mut evaluator, &request, &mut pose)?;
         }
         images
             .push(drawer.image(studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence)), &camera)?);
@@ -405,6 +409,16 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
     }
     doc.cycle = args.pose.cycle.unwrap_or(0.0);
     doc.clock = args.pose.time.unwrap_or(0.0);
+    for text in &args.pose.layers {
+        let layer = crate::pose_cmd::parse_layer(text)?;
+        let sequence = studio_document::sequences::find_rig_sequence(doc.evaluator.rig(), &layer.sequence)
+            .ok_or_else(|| format!("--layer {text:?}: {path} has no sequence {:?}", layer.sequence))?;
+        doc.layers.push(studio_document::source_doc::DocLayer {
+            sequence,
+            weight: layer.weight,
+            cycle: layer.cycle,
+        });
+    }
     doc.evaluate();
     let camera = camera_for(args, doc.bounds(args.shown.body), true);
     doc.update_face(args.shown.body, camera.eye());

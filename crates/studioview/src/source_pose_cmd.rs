@@ -122,6 +122,10 @@ pub fn run_pose(
             None => return fail(format!("{} has no hit box set {wanted:?}", path.display())),
         },
     };
+    let layers = match source_layers(&rig, &args.layers, args.cycle.unwrap_or(0.0)) {
+        Ok(l) => l,
+        Err(message) => return fail(message),
+    };
     let request = SourceRequest {
         sequence,
         cycle: args.cycle.unwrap_or(0.0),
@@ -129,6 +133,7 @@ pub fn run_pose(
         controllers: controllers(args),
         time: args.time.unwrap_or(0.0),
         autoplay: false,
+        layers: &layers,
     };
     let bones = evaluate(&rig, &request);
     let hitboxes: Vec<Vec<[f32; 3]>> =
@@ -194,6 +199,7 @@ pub fn run_bench(
                 controllers: None,
                 time: 0.0,
                 autoplay: false,
+                layers: &[],
             };
             evaluator.evaluate(&request, &mut bones);
             let last = bones.last().map_or(0.0, |m| m.translation.x);
@@ -219,4 +225,25 @@ pub fn run_bench(
     crate::stdout::outln!("checksum {checksum:.6}");
     crate::stdout::outln!("table_bytes {table_bytes}");
     ExitCode::SUCCESS
+}
+
+/// The layers of `--layer` for a Source pose at `cycle`.
+pub fn source_layers(
+    rig: &Rig<'_>,
+    layers: &[String],
+    cycle: f32,
+) -> Result<Vec<studio_source_pose::SourceLayer>, String> {
+    layers
+        .iter()
+        .map(|text| {
+            let layer = crate::pose_cmd::parse_layer(text)?;
+            let sequence = find_rig_sequence(rig, &layer.sequence)
+                .ok_or_else(|| format!("--layer {text:?}: the model has no sequence {:?}", layer.sequence))?;
+            Ok(studio_source_pose::SourceLayer {
+                sequence,
+                cycle: layer.cycle.unwrap_or(cycle),
+                weight: layer.weight,
+            })
+        })
+        .collect()
 }

@@ -175,6 +175,7 @@ fn evaluated(path: Option<&Path>) -> Vec<Expected> {
                             controllers: None,
                             time: 0.0,
                             autoplay: false,
+                            layers: &[],
                         };
                         evaluator.evaluate(&request, &mut out);
                         out

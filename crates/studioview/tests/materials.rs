@@ -85,6 +85,7 @@ fn materials_loose_and_archived_draw_their_texels_and_a_missing_one_the_checkerb
             controllers: None,
             time: 0.0,
             autoplay: false,
+            layers: &[],
         },
         &mut frame.bones,
     );

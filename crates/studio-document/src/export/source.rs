@@ -87,6 +87,7 @@ pub fn export(
                 controllers: None,
                 time: 0.0,
                 autoplay: false,
+                layers: &[],
             };
             doc.evaluator.evaluate(&request, &mut bones_out);
             bones_out.clone()

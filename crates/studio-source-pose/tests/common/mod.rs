@@ -112,6 +112,7 @@ pub fn compare(reference: &Value, model: &SourceModel, names: Names) -> Results 
             controllers: None,
             time: 0.0,
             autoplay: false,
+            layers: &[],
         };
         // The evaluator (tables) and the table-free path give the same pose.
         let bones = evaluate(&rig, &request);

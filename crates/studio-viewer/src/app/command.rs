@@ -92,6 +92,8 @@ pub enum Command {
     CancelCapture,
     /// Show the bind pose (true) or the sequence's pose.
     SetBindPose(bool),
+    /// Set layer N (Half-Life models).
+    SetLayer(usize, crate::app::state::layers::Layer),
     /// Go to a cycle, 0 to 1 (Source models).
     SetCycle(f32),
     /// Set a pose parameter (by its index in the combined model) in its own units (Source).

@@ -47,6 +47,8 @@ pub struct Settings {
     pub speed: f32,
     /// Move the model along the sequence's linear movement while playing.
     pub apply_movement: bool,
+    /// Blend from the sequence left into the new one, as the game does.
+    pub blend_transitions: bool,
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
     /// Game folders Source materials are looked up in besides the model's own.
@@ -129,6 +131,7 @@ impl Default for Settings {
             background: [48, 52, 60],
             speed: 1.0,
             apply_movement: false,
+            blend_transitions: true,
             recent: Vec::new(),
             game_folders: Vec::new(),
             steam_folders: Vec::new(),

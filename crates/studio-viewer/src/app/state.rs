@@ -15,6 +15,7 @@ use studio_edit::History;
 
 mod document;
 mod jobs;
+pub mod layers;
 mod playback;
 mod scene;
 mod source_commands;
@@ -79,6 +80,10 @@ pub struct AppState {
     pub skin: usize,
     /// The bind pose is shown instead of the sequence's pose.
     pub bind_pose: bool,
+    /// Sequences mixed over the one shown (Half-Life models).
+    pub layers: [layers::Layer; layers::MAX_LAYERS],
+    /// The blend from the sequence left, while it lasts.
+    pub transition: Option<layers::Transition>,
     /// The version 10 model's bind pose, made when it is first shown.
     pub(crate) rest_bones: Vec<glam::Affine3A>,
     /// A player's colours on the model's `DM_Base` and `Remap` textures (none: as stored).
@@ -159,6 +164,8 @@ impl AppState {
             skin: 0,
             player_colours: None,
             bind_pose: false,
+            layers: Default::default(),
+            transition: None,
             rest_bones: Vec::new(),
             lod: 0,
             selected_bone: None,
@@ -247,6 +254,8 @@ impl AppState {
     fn reset_common(&mut self) {
         self.load_id += 1;
         self.bind_pose = false;
+        self.layers = Default::default();
+        self.transition = None;
         self.selected_attachment = None;
         self.pending = None;
         self.qc_offer = None;
@@ -405,6 +414,9 @@ impl AppState {
             }
             Command::SelectSequence(sequence) => {
                 if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
+                    if sequence != self.sequence {
+                        self.leave_sequence();
+                    }
                     self.sequence = sequence;
                     self.looping = looping;
                     self.frame = 0.0;
@@ -453,6 +465,13 @@ impl AppState {
             Command::Export(path) => self.export(&path),
             Command::Decompile(dir) => self.start_decompile(dir),
             Command::Capture(path) => self.start_capture(path),
+            Command::SetLayer(slot, layer) => {
+                if let Some(s) = self.layers.get_mut(slot) {
+                    *s = layer;
+                    self.source_layers();
+                    self.dirty = true;
+                }
+            }
             Command::SetBindPose(on) => {
                 self.bind_pose = on;
                 self.rest_bones = studio_document::export::goldsrc::rest_pose(&self.loaded.model).1;

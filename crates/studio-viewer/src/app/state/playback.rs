@@ -41,6 +41,7 @@ impl AppState {
             }
             return;
         }
+        self.advance_transition(dt);
         let model = self.model().clone();
         let Some(sequence) = model.sequences.get(self.sequence) else { return };
         let last = sequence.frames() as f32 - 1.0;
@@ -122,7 +123,13 @@ impl AppState {
         if self.model().sequences.is_empty() {
             return;
         }
-        if let Err(error) = self.loaded.evaluator.evaluate(&request, &mut self.pose) {
+        let (overlays, count) = self.overlays();
+        let result = if count == 0 {
+            self.loaded.evaluator.evaluate(&request, &mut self.pose)
+        } else {
+            self.loaded.evaluator.evaluate_overlaid(&request, &overlays[..count], &mut self.pose)
+        };
+        if let Err(error) = result {
             self.say(Level::Error, error.to_string());
             return;
         }

@@ -9,6 +9,7 @@ pub mod display;
 pub mod fit;
 pub mod flex_panel;
 pub mod handles;
+pub mod layers;
 pub mod light;
 pub mod menu;
 pub mod model_panel;

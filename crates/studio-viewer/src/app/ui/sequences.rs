@@ -137,6 +137,7 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
         ui.checkbox(&mut state.settings.scroll_ground, "Scroll the ground").on_hover_text(
             "The ground moves under the model by its sequence's movement, as if it walked in place",
         );
+        super::layers::layers_ui(ui, state, commands);
         return;
     }
     if let Some(sequence) = state.model().sequences.get(state.sequence).cloned() {
@@ -168,5 +169,9 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
                 .weak(),
             );
         });
+        ui.checkbox(&mut state.settings.blend_transitions, "Blend transitions").on_hover_text(
+            "Blend from the sequence left into the one chosen over 0.2 s while playing, as the game does",
+        );
+        super::layers::layers_ui(ui, state, commands);
     }
 }
