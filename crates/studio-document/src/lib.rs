@@ -7,6 +7,7 @@
 #![allow(missing_docs)]
 
 pub mod animation_file;
+pub mod bone_merge;
 pub mod bounds;
 pub mod demo;
 pub mod export;

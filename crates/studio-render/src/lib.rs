@@ -99,11 +99,71 @@ pub fn render_image_transparent(
     target: &OffscreenTarget,
     scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
+    render_image_transparent_with(context, renderer, gpu, target, scene, &mut [])
+}
+
+/// [`render_image_transparent`] with `extras` drawn into the same picture.
+pub fn render_image_transparent_with(
+    context: &GpuContext,
+    renderer: &mut Renderer,
+    gpu: &GpuModel,
+    target: &OffscreenTarget,
+    scene: &Scene<'_>,
+    extras: &mut [ExtraModel<'_>],
+) -> Result<RgbaImage, RenderError> {
     let mut options = *scene.options;
     options.overlay.grid = false;
     options.background = [0, 0, 0];
-    let black = render_image(context, renderer, gpu, target, &Scene { options: &options, ..*scene })?;
+    let black =
+        render_image_with(context, renderer, gpu, target, &Scene { options: &options, ..*scene }, extras)?;
     options.background = [255, 255, 255];
-    let white = render_image(context, renderer, gpu, target, &Scene { options: &options, ..*scene })?;
+    let white =
+        render_image_with(context, renderer, gpu, target, &Scene { options: &options, ..*scene }, extras)?;
     Ok(matte::matte(&black, &white))
+}
+
+/// One more model drawn into a scene: its renderer, uploaded model, pose and options (the
+/// scene's camera and target).
+pub struct ExtraModel<'a> {
+    /// Its renderer (each model needs its own: the frame's bone matrices live there).
+    pub renderer: &'a mut Renderer,
+    /// The model uploaded by that renderer.
+    pub gpu: &'a GpuModel,
+    /// Its pose.
+    pub pose: FramePose<'a>,
+    /// What of it is drawn (its ground grid is not).
+    pub options: &'a RenderOptions,
+}
+
+/// [`render_image`] with `extras` drawn into the same picture, after the scene's model.
+pub fn render_image_with(
+    context: &GpuContext,
+    renderer: &mut Renderer,
+    gpu: &GpuModel,
+    target: &OffscreenTarget,
+    scene: &Scene<'_>,
+    extras: &mut [ExtraModel<'_>],
+) -> Result<RgbaImage, RenderError> {
+    let aspect = target.width as f32 / target.height as f32;
+    let (clip, view) = (scene.camera.clip_from_model(aspect), scene.camera.view_from_model());
+    let mut encoder = context.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("offscreen frame, several models"),
+    });
+    renderer.prepare(&mut encoder, gpu, &scene.pose, clip, view, scene.options);
+    for extra in extras.iter_mut() {
+        extra.renderer.prepare(&mut encoder, extra.gpu, &extra.pose, clip, view, extra.options);
+    }
+    target.pass(&mut encoder, scene.options.background, |pass| {
+        renderer.draw(pass, gpu, scene.options);
+        for extra in extras.iter() {
+            extra.renderer.draw_model(pass, extra.gpu, extra.options);
+        }
+    });
+    target.copy_out(&mut encoder);
+    renderer.finish(&encoder);
+    for extra in extras.iter_mut() {
+        extra.renderer.finish(&encoder);
+    }
+    context.queue.submit([encoder.finish()]);
+    target.read(context)
 }

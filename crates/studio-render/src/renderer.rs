@@ -452,6 +452,12 @@ impl Renderer {
         );
     }
 
+    /// Records the draws of the last [`Self::prepare`] but the ground: a second model drawn into
+    /// the pass of the first (an attached weapon, a model compared beside it).
+    pub fn draw_model(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {
+        self.draw_over_ground(pass, gpu, options);
+    }
+
     /// Records the ground of the last [`Self::prepare`]: the grid, first, hiding what is below
     /// it (in x-ray it comes after the mesh, over it: [`Self::draw_over_ground`]).
     fn draw_ground(&self, pass: &mut wgpu::RenderPass<'_>, gpu: &GpuModel, options: &RenderOptions) {

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
 
+pub mod attach;
 pub mod check;
 pub mod decompile;
 pub mod export_cmd;

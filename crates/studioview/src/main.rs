@@ -127,6 +127,9 @@ enum Command {
         /// A transparent background, with no ground grid.
         #[arg(long)]
         transparent: bool,
+        /// A model drawn on this one by bone merge (a p_ or w_ weapon; either format; repeatable).
+        #[arg(long, value_name = "MODEL")]
+        attach: Vec<PathBuf>,
     },
     /// Export a model as glTF 2.0: skeleton, skinned meshes, textures, every sequence.
     Export {
@@ -358,6 +361,7 @@ fn main() -> ExitCode {
             frames,
             fps,
             transparent,
+            attach,
         } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
@@ -376,6 +380,7 @@ fn main() -> ExitCode {
                 frames,
                 fps,
                 transparent,
+                attach,
             })
         }
         Command::Export { model, out, shown, sequences, scale } => {

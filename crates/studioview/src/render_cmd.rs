@@ -37,6 +37,8 @@ pub struct RenderArgs {
     pub fps: Option<f32>,
     /// A transparent background, and no ground grid.
     pub transparent: bool,
+    /// Models drawn on this one by bone merge (`--attach`).
+    pub attach: Vec<PathBuf>,
 }
 
 /// The most frames an animation may have.
@@ -336,10 +338,13 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let camera =
         camera_for(args, studio_document::bounds::pose_bounds(&model, &pose, args.shown.body), false);
     let render = studio_render::goldsrc::coloured_render_model(&model, args.shown.colours());
-    let mut drawer = Drawer::new(args, &render, &camera)?;
+    let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
+    let mut attached = load_attached(args, &names)?;
+    let mut drawer = Drawer::new(args, &render, &camera, &attached)?;
     let Some(count) = args.frames else {
-        let image =
-            drawer.image(studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence)), &camera)?;
+        pose_attached(&mut attached, 0.0, &pose.bones)?;
+        let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
+        let image = drawer.image(main, &camera, &attached)?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played from the frame asked for, at its own rate.
@@ -355,8 +360,9 @@ fn render(args: &RenderArgs) -> Result<(), String> {
             request.frame = studio_pose::playback::normalize_frame(seq, played);
             pose_at(&mut evaluator, &request, &mut pose)?;
         }
-        images
-            .push(drawer.image(studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence)), &camera)?);
+        pose_attached(&mut attached, i as f32 / fps, &pose.bones)?;
+        let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
+        images.push(drawer.image(main, &camera, &attached)?);
     }
     write_animation(args, &images, fps)
 }
@@ -427,9 +433,13 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
         eprintln!("note: {line}");
     }
     let render = studio_render::source::render_model(&doc.model, materials.materials);
-    let mut drawer = Drawer::new(args, &render, &camera)?;
+    let model = doc.model.clone();
+    let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
+    let mut attached = load_attached(args, &names)?;
+    let mut drawer = Drawer::new(args, &render, &camera, &attached)?;
     let Some(count) = args.frames else {
-        let image = drawer.image(doc.frame.frame_pose(), &camera)?;
+        pose_attached(&mut attached, 0.0, &doc.frame.bones)?;
+        let image = drawer.image(doc.frame.frame_pose(), &camera, &attached)?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played on from the cycle asked for, looping as it loops.
@@ -442,12 +452,39 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
             doc.advance(1.0 / fps, 1.0, &mut events, looping);
             doc.update_face(args.shown.body, camera.eye());
         }
-        images.push(drawer.image(doc.frame.frame_pose(), &camera)?);
+        pose_attached(&mut attached, i as f32 / fps, &doc.frame.bones)?;
+        images.push(drawer.image(doc.frame.frame_pose(), &camera, &attached)?);
     }
     write_animation(args, &images, fps)
 }
 
-/// Draws frames of one model offscreen with the options `render` was given.
+/// The models of `--attach`, each told how many of its bones follow the model's.
+fn load_attached(args: &RenderArgs, parent: &[&str]) -> Result<Vec<crate::attach::Attached>, String> {
+    let mut attached = Vec::with_capacity(args.attach.len());
+    for path in &args.attach {
+        let model = crate::attach::Attached::load(path, parent, &args.shown.game)?;
+        if model.matched() == 0 {
+            eprintln!(
+                "note: --attach {}: none of its bones is named as one of the model's; drawn where it is",
+                path.display()
+            );
+        }
+        attached.push(model);
+    }
+    Ok(attached)
+}
+
+/// Poses the attached models `seconds` in, on the model's bones `parent`.
+fn pose_attached(
+    attached: &mut [crate::attach::Attached],
+    seconds: f32,
+    parent: &[glam::Affine3A],
+) -> Result<(), String> {
+    attached.iter_mut().try_for_each(|a| a.pose(seconds, parent))
+}
+
+/// Draws frames of a model, and the models attached to it, offscreen with the options
+/// `render` was given.
 struct Drawer {
     context: GpuContext,
     renderer: Renderer,
@@ -455,10 +492,19 @@ struct Drawer {
     target: OffscreenTarget,
     options: RenderOptions,
     transparent: bool,
+    /// Each attached model's renderer and upload.
+    extras: Vec<(Renderer, studio_render::GpuModel)>,
+    /// How attached models are drawn: as the model, without overlays.
+    extra_options: RenderOptions,
 }
 
 impl Drawer {
-    fn new(args: &RenderArgs, model: &studio_render::RenderModel, camera: &Camera) -> Result<Self, String> {
+    fn new(
+        args: &RenderArgs,
+        model: &studio_render::RenderModel,
+        camera: &Camera,
+        attached: &[crate::attach::Attached],
+    ) -> Result<Self, String> {
         let mut options = options_from_show(&args.show)?;
         options.overlay.grid &= camera.shows_ground() && !args.transparent;
         options.light = args.light.light();
@@ -470,26 +516,52 @@ impl Drawer {
         let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
         let gpu = renderer.upload(model);
         let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-        Ok(Self { context, renderer, gpu, target, options, transparent: args.transparent })
+        let extras = attached
+            .iter()
+            .map(|a| {
+                let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
+                let gpu = renderer.upload(&a.render);
+                (renderer, gpu)
+            })
+            .collect();
+        let extra_options =
+            RenderOptions { overlay: Default::default(), body: 0, skin: 0, lod: 0, ..options };
+        Ok(Self {
+            context,
+            renderer,
+            gpu,
+            target,
+            options,
+            transparent: args.transparent,
+            extras,
+            extra_options,
+        })
     }
 
-    /// `pose` seen by `camera`.
+    /// `pose` seen by `camera`, with the attached models in their poses.
     fn image(
         &mut self,
         pose: studio_render::FramePose<'_>,
         camera: &Camera,
+        attached: &[crate::attach::Attached],
     ) -> Result<studio_render::RgbaImage, String> {
         let scene = Scene { pose, camera, options: &self.options };
+        let mut extras: Vec<studio_render::ExtraModel<'_>> = self
+            .extras
+            .iter_mut()
+            .zip(attached)
+            .map(|((renderer, gpu), a)| studio_render::ExtraModel {
+                renderer,
+                gpu,
+                pose: a.frame_pose(),
+                options: &self.extra_options,
+            })
+            .collect();
+        let (context, renderer, gpu, target) = (&self.context, &mut self.renderer, &self.gpu, &self.target);
         let image = if self.transparent {
-            studio_render::render_image_transparent(
-                &self.context,
-                &mut self.renderer,
-                &self.gpu,
-                &self.target,
-                &scene,
-            )
+            studio_render::render_image_transparent_with(context, renderer, gpu, target, &scene, &mut extras)
         } else {
-            studio_render::render_image(&self.context, &mut self.renderer, &self.gpu, &self.target, &scene)
+            studio_render::render_image_with(context, renderer, gpu, target, &scene, &mut extras)
         };
         image.map_err(|e| e.to_string())
     }
