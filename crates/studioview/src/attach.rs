@@ -13,7 +13,7 @@ use studio_pose::{Pose, PoseEvaluator, PoseRequest};
 use studio_render::{FramePose, RenderModel};
 
 enum Kind {
-    Gold { model: Arc<studio_model::Model>, evaluator: PoseEvaluator, pose: Pose, sequence: usize },
+    Gold { model: Arc<studio_model::Model>, evaluator: Box<PoseEvaluator>, pose: Pose, sequence: usize },
     Source(Box<SourceDoc>),
 }
 
@@ -49,7 +49,7 @@ impl Attached {
         let merge = BoneMerge::new(model.bones.iter().map(|b| (b.name.as_str(), b.parent)), parent);
         let sequence = model.sequences.iter().position(|s| s.animation.is_some()).unwrap_or(0);
         let render = studio_render::goldsrc::render_model(&model);
-        let (evaluator, pose) = (PoseEvaluator::new(model.clone()), Pose::new(&model));
+        let (evaluator, pose) = (Box::new(PoseEvaluator::new(model.clone())), Pose::new(&model));
         Ok(Self { kind: Kind::Gold { model, evaluator, pose, sequence }, merge, render })
     }
 
