@@ -31,6 +31,8 @@ struct Cli {
     installs: studio_document::installs::InstallArgs,
 }
 
+// Parsed once per run: the size of its largest variant (render's options) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Print what a modder wants to know about a model.
