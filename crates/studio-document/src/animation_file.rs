@@ -18,6 +18,22 @@ use studio_render::RgbaImage;
 
 use crate::quantize::{Method, quantize_with};
 
+/// The most memory a capture's frames may take before they are written (2 GiB).
+pub const MAX_FRAME_BYTES: u64 = 2 << 30;
+
+/// Whether `frames` frames of `width × height` fit [`MAX_FRAME_BYTES`]; if not, what to do.
+pub fn check_frame_budget(frames: u32, width: u32, height: u32) -> Result<(), String> {
+    let bytes = u64::from(frames) * u64::from(width) * u64::from(height) * 4;
+    if bytes > MAX_FRAME_BYTES {
+        return Err(format!(
+            "{frames} frames of {width} × {height} would take {} MiB before they are written (at most {} MiB): capture fewer frames or a smaller picture",
+            bytes >> 20,
+            MAX_FRAME_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
 /// The formats an animation is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnimationFormat {

@@ -309,6 +309,15 @@ pub fn rerun_quietly() -> Option<ExitCode> {
 }
 
 fn render(args: &RenderArgs) -> Result<(), String> {
+    if let Some(frames) = args.frames {
+        studio_document::animation_file::check_frame_budget(frames, args.size.0, args.size.1)?;
+        if studio_document::animation_file::AnimationFormat::of_path(&args.out).is_none() {
+            return Err(format!(
+                "{}: an animation is written as .gif, .png (APNG), .webp, or a folder ending in /",
+                args.out.display()
+            ));
+        }
+    }
     if let Some(path) = &args.model
         && let Some(loaded) = studio_document::model_files::source_load(path)
     {

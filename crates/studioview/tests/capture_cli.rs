@@ -106,3 +106,15 @@ fn an_animation_reads_back_in_every_format() {
     let bad = studioview(&["render", "--fps", "2", "--out", dir.join("x.png").to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn an_animation_too_large_to_hold_is_refused_before_drawing() {
+    let dir = scratch("capture-budget");
+    let out = dir.join("huge.gif");
+    let result =
+        studioview(&["render", "--frames", "5000", "--size", "4096x4096", "--out", out.to_str().unwrap()]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("MiB") && stderr.contains("fewer frames"), "{stderr}");
+    assert!(!out.exists());
+}

@@ -158,6 +158,7 @@ fn record(
     cancel: &AtomicBool,
 ) -> Result<CaptureDone, String> {
     let started = std::time::Instant::now();
+    studio_document::animation_file::check_frame_budget(frames, settings.size.0, settings.size.1)?;
     let context = GpuContext::headless().map_err(|e| e.to_string())?;
     let samples = context.sample_count(OFFSCREEN_FORMAT);
     let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
