@@ -71,23 +71,7 @@ pub fn render_image(
     target: &OffscreenTarget,
     scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
-    let aspect = target.width as f32 / target.height as f32;
-    let mut encoder = context
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("offscreen frame") });
-    renderer.prepare(
-        &mut encoder,
-        gpu,
-        &scene.pose,
-        scene.camera.clip_from_model(aspect),
-        scene.camera.view_from_model(),
-        scene.options,
-    );
-    target.pass(&mut encoder, scene.options.background, |pass| renderer.draw(pass, gpu, scene.options));
-    target.copy_out(&mut encoder);
-    renderer.finish(&encoder);
-    context.queue.submit([encoder.finish()]);
-    target.read(context)
+    render_image_with(context, renderer, gpu, target, scene, &mut [])
 }
 
 /// [`render_image`] over transparency: the scene drawn over black and over white, its alpha

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod phy;
+pub mod png_image;
 pub mod source_face;
 pub mod source_mdl;
 

@@ -2,6 +2,8 @@
 //! the demo model's walk written as a GIF on its own thread while the window keeps drawing, and
 //! a long capture cancelled, writing nothing.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
@@ -10,16 +12,6 @@ use egui_kittest::kittest::Queryable;
 use studio_viewer::app::StudioApp;
 use studio_viewer::app::capture_job::CaptureLength;
 use studio_viewer::app::command::Command;
-use studio_viewer::app::settings::Settings;
-
-fn harness() -> Harness<'static, StudioApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 1000.0)).build_ui_state(
-        |ui, app: &mut StudioApp| app.show(ui, None),
-        StudioApp::new(Settings::default(), None),
-    );
-    h.run_steps(2);
-    h
-}
 
 fn menu(h: &Harness<'_, StudioApp>, name: &str) {
     h.query_all_by_label(name)
@@ -48,7 +40,7 @@ fn a_capture_runs_on_its_thread_and_a_cancelled_one_writes_nothing() {
         eprintln!("note: no graphics adapter; skipping");
         return;
     }
-    let mut h = harness();
+    let mut h = common::harness(1400.0, 1000.0);
     let walk = h.state().state.model().sequences.iter().position(|s| s.label == "walk").unwrap();
     h.state_mut().state.apply(Command::SelectSequence(walk));
     menu(&h, "File");

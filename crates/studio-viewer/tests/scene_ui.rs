@@ -4,23 +4,11 @@
 mod common;
 
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use studio_viewer::app::StudioApp;
-use studio_viewer::app::settings::Settings;
-
-fn harness() -> Harness<'static, StudioApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 1000.0)).build_ui_state(
-        |ui, app: &mut StudioApp| app.show(ui, None),
-        StudioApp::new(Settings::default(), None),
-    );
-    h.run_steps(2);
-    h
-}
 
 #[test]
 fn the_bind_pose_replaces_the_sequences_pose_while_it_is_on() {
-    let mut h = harness();
+    let mut h = common::harness(1400.0, 1000.0);
     let model = h.state().state.model().clone();
     let rest = studio_document::export::goldsrc::rest_pose(&model).1;
     assert_ne!(h.state().state.pose.bones, rest, "the demo plays a sequence");
@@ -52,7 +40,7 @@ fn the_bind_pose_replaces_the_sequences_pose_while_it_is_on() {
 fn a_layer_chosen_in_the_panel_mixes_over_the_pose_and_a_new_sequence_blends_in() {
     use studio_pose::{Overlay, Pose, PoseEvaluator, PoseRequest};
     use studio_viewer::app::command::Command;
-    let mut h = harness();
+    let mut h = common::harness(1400.0, 1000.0);
     let model = h.state().state.model().clone();
     let find = |label: &str| model.sequences.iter().position(|s| s.label == label).unwrap();
     let (walk, attack) = (find("walk"), find("attack"));

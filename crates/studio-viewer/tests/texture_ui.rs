@@ -7,51 +7,22 @@ use std::path::PathBuf;
 mod common;
 
 use egui::accesskit::Role;
-use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
+use studio_testing::png_image::write_rgba_png;
 use studio_viewer::app::StudioApp;
-use studio_viewer::app::settings::Settings;
-
-fn harness() -> Harness<'static, StudioApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 1000.0)).build_ui_state(
-        |ui, app: &mut StudioApp| app.show(ui, None),
-        StudioApp::new(Settings::default(), None),
-    );
-    h.run_steps(2);
-    h.state_mut().state.playing = false;
-    h.run_steps(2);
-    h
-}
-
-/// The model panel's tab button named `name` (the button furthest right of that name).
-fn tab(h: &Harness<'_, StudioApp>, name: &str) {
-    h.query_all_by_label(name)
-        .filter(|n| n.accesskit_node().role() == Role::Button)
-        .max_by(|a, b| a.rect().min.x.total_cmp(&b.rect().min.x))
-        .expect("the tab")
-        .click();
-}
 
 fn scratch(name: &str) -> PathBuf {
     studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), name)
 }
 
-fn write_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) {
-    let file = std::fs::File::create(path).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.write_header().unwrap().write_image_data(rgba).unwrap();
-}
-
 #[test]
 fn a_dropped_image_is_previewed_then_imported_and_undone() {
-    let mut h = harness();
+    let mut h = paused(common::harness(1400.0, 1000.0));
     assert_eq!(h.state().state.model().header.name, "models/demo.mdl");
     let original = h.state().state.model().textures[0].clone();
     let dir = scratch("texture-ui-import");
     let image = dir.join("blue.png");
-    write_png(&image, 30, 20, &[20u8, 40, 220, 255].repeat(30 * 20));
+    write_rgba_png(&image, 30, 20, &[20u8, 40, 220, 255].repeat(30 * 20));
     // Dropped on the window: the Textures tab opens with the import shown, nothing changed yet.
     common::drop_file(&mut h, image);
     h.run_steps(2);
@@ -89,8 +60,8 @@ fn a_dropped_image_is_previewed_then_imported_and_undone() {
 
 #[test]
 fn a_texture_renamed_dm_base_offers_player_colours_that_recolour_it() {
-    let mut h = harness();
-    tab(&h, "Textures");
+    let mut h = paused(common::harness(1400.0, 1000.0));
+    common::tab(&h, "Textures");
     h.run_steps(2);
     assert!(h.query_by_label("Player colours").is_none(), "the demo has no remappable texture");
     // Show the chrome texture (its pixels use every palette entry) and rename it by typing.
@@ -137,7 +108,7 @@ fn a_texture_renamed_dm_base_offers_player_colours_that_recolour_it() {
 
 #[test]
 fn the_uv_map_is_written_as_the_panel_sets_it() {
-    let h = harness();
+    let h = paused(common::harness(1400.0, 1000.0));
     let dir = scratch("texture-ui-uv");
     let path = dir.join("uv.png");
     let options = h.state().textures.uv;
@@ -145,4 +116,11 @@ fn the_uv_map_is_written_as_the_panel_sets_it() {
         studio_viewer::app::ui::textures::export_uv_map(h.state().state.model(), 0, &options, &path).unwrap();
     assert_eq!((width, height), (128, 128), "the panel's default scale is 2");
     assert!(std::fs::metadata(&path).unwrap().len() > 100);
+}
+
+/// The harness with playback paused, two more frames drawn.
+fn paused(mut h: egui_kittest::Harness<'static, StudioApp>) -> egui_kittest::Harness<'static, StudioApp> {
+    h.state_mut().state.playing = false;
+    h.run_steps(2);
+    h
 }

@@ -1,31 +1,12 @@
 //! The Edit tab's Transform section with egui_kittest: a scale and turn typed and applied as one
 //! undoable edit, and normals flipped.
 
+mod common;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use studio_viewer::app::StudioApp;
-use studio_viewer::app::settings::Settings;
-
-fn harness() -> Harness<'static, StudioApp> {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 1400.0)).build_ui_state(
-        |ui, app: &mut StudioApp| app.show(ui, None),
-        StudioApp::new(Settings::default(), None),
-    );
-    h.run_steps(2);
-    h.state_mut().state.playing = false;
-    h.run_steps(2);
-    h
-}
-
-/// The model panel's tab button named `name` (the button furthest right of that name).
-fn tab(h: &Harness<'_, StudioApp>, name: &str) {
-    h.query_all_by_label(name)
-        .filter(|n| n.accesskit_node().role() == Role::Button)
-        .max_by(|a, b| a.rect().min.x.total_cmp(&b.rect().min.x))
-        .expect("the tab")
-        .click();
-}
 
 fn field<'h>(h: &'h Harness<'_, StudioApp>, label: &'static str) -> egui_kittest::Node<'h> {
     h.get_by(move |n| n.role() == Role::SpinButton && n.label().is_some_and(|l| l == label))
@@ -33,9 +14,9 @@ fn field<'h>(h: &'h Harness<'_, StudioApp>, label: &'static str) -> egui_kittest
 
 #[test]
 fn a_typed_transform_applies_as_one_edit_and_undoes() {
-    let mut h = harness();
+    let mut h = paused(common::harness(1400.0, 1400.0));
     let original = h.state().state.model().as_ref().clone();
-    tab(&h, "Edit");
+    common::tab(&h, "Edit");
     h.run_steps(2);
     field(&h, "scale").set_value_accesskit(2.0);
     h.run_steps(1);
@@ -57,4 +38,11 @@ fn a_typed_transform_applies_as_one_edit_and_undoes() {
     h.run_steps(2);
     let n = |m: &studio_model::Model| m.body_parts[0].submodels[0].normals[0];
     assert_eq!(n(h.state().state.model()), -n(&original));
+}
+
+/// The harness with playback paused, two more frames drawn.
+fn paused(mut h: egui_kittest::Harness<'static, StudioApp>) -> egui_kittest::Harness<'static, StudioApp> {
+    h.state_mut().state.playing = false;
+    h.run_steps(2);
+    h
 }

@@ -40,6 +40,13 @@ pub fn find_texture(model: &Model, name: &str) -> Result<usize, String> {
     })
 }
 
+/// The model at `path` and the number of its texture called `name`; failure said.
+fn load_texture(path: &Path, name: &str) -> Result<(Loaded, usize), ExitCode> {
+    let loaded = load(path).map_err(|error| fail(path, error))?;
+    let index = find_texture(&loaded.model, name).map_err(|error| fail(path, error))?;
+    Ok((loaded, index))
+}
+
 /// Says what failed at `path` and returns failure.
 pub(crate) fn fail(path: &Path, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error {}: {message}", path.display());
@@ -95,13 +102,9 @@ pub fn run_export(
 /// `studioview texture import MODEL --texture NAME --image FILE --out NEW.mdl`: the image over
 /// the texture, saved with its companions beside the new file as Save As does.
 pub fn run_import(path: &Path, name: &str, image: &Path, out: &Path) -> ExitCode {
-    let loaded = match load(path) {
-        Ok(loaded) => loaded,
-        Err(error) => return fail(path, error),
-    };
-    let index = match find_texture(&loaded.model, name) {
-        Ok(index) => index,
-        Err(error) => return fail(path, error),
+    let (loaded, index) = match load_texture(path, name) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let started = std::time::Instant::now();
     let picture = match texture::read_picture(image) {
@@ -141,13 +144,9 @@ pub fn run_import(path: &Path, name: &str, image: &Path, out: &Path) -> ExitCode
 
 /// `studioview texture rename MODEL --texture NAME --to NEW --out NEW.mdl`.
 pub fn run_rename(path: &Path, name: &str, to: &str, out: &Path) -> ExitCode {
-    let loaded = match load(path) {
-        Ok(loaded) => loaded,
-        Err(error) => return fail(path, error),
-    };
-    let index = match find_texture(&loaded.model, name) {
-        Ok(index) => index,
-        Err(error) => return fail(path, error),
+    let (loaded, index) = match load_texture(path, name) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     if !texture::is_valid_name(to) {
         return fail(path, format!("{to:?} cannot be a texture's name: 1 to 63 printable ASCII characters"));
@@ -182,13 +181,9 @@ pub fn run_uv_map(
             Err(error) => fail(path, error),
         };
     }
-    let loaded = match load(path) {
-        Ok(loaded) => loaded,
-        Err(error) => return fail(path, error),
-    };
-    let index = match find_texture(&loaded.model, name) {
-        Ok(index) => index,
-        Err(error) => return fail(path, error),
+    let (loaded, index) = match load_texture(path, name) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let (width, height, pixels) = match texture::uv_map(&loaded.model, index, options) {
         Ok(map) => map,

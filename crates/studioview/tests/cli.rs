@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use studio_testing::png_image::read_png;
 use studio_testing::shared;
 
 fn studioview(args: &[&str]) -> Output {
@@ -468,16 +469,6 @@ fn bench_prints_its_figures_and_the_workload_checksum() {
         checksum += studio_pose::workload::checksum(&pose);
     }
     assert!((field("checksum") - checksum).abs() < 1e-3, "{stdout} vs {checksum}");
-}
-
-/// Decodes a PNG written by `studioview render`.
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut pixels).unwrap();
-    pixels.truncate(info.buffer_size());
-    (info.width, info.height, pixels)
 }
 
 #[test]

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use studio_testing::png_image::{read_png, write_rgba_png};
+
 fn studioview(args: &[&str]) -> Output {
     // Starting a process is tried again when the system fails to start it at all (Wine, now
     // and then); a command that ran and failed is never run again.
@@ -28,23 +30,6 @@ fn demo(dir: &Path) -> PathBuf {
     let path = dir.join("critter.mdl");
     std::fs::write(&path, studio_demo::demo_bytes().unwrap()).unwrap();
     path
-}
-
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut pixels).unwrap();
-    pixels.truncate(info.buffer_size());
-    (info.width, info.height, pixels)
-}
-
-fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
-    let file = std::fs::File::create(path).unwrap();
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.write_header().unwrap().write_image_data(rgba).unwrap();
 }
 
 #[test]
@@ -108,7 +93,7 @@ fn an_imported_picture_is_drawn_on_the_model() {
     // A red picture of another size over the body texture.
     let red: Vec<u8> = [230u8, 20, 20, 255].repeat(50 * 40);
     let image = dir.join("red.png");
-    write_png(&image, 50, 40, &red);
+    write_rgba_png(&image, 50, 40, &red);
     let painted = dir.join("painted.mdl");
     let result = studioview(&[
         "texture",

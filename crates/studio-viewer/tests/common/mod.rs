@@ -7,6 +7,7 @@ use egui_kittest::Harness;
 use studio_viewer::app::StudioApp;
 
 /// A file dropped onto the window.
+#[allow(dead_code)] // Not every test file that shares this module drops files.
 #[derive(Debug)]
 pub struct Dropped(pub PathBuf);
 
@@ -21,7 +22,31 @@ impl egui::DroppedFile for Dropped {
 }
 
 /// Drops `path` onto the window and lets the viewer open it.
+#[allow(dead_code)] // Not every test file that shares this module drops files.
 pub fn drop_file(h: &mut Harness<'_, StudioApp>, path: PathBuf) {
     h.input_mut().dropped_files.push(Arc::new(Dropped(path)));
     h.run_steps(2);
+}
+
+/// The viewer showing the demo model in a window of `width × height`, two frames drawn.
+#[allow(dead_code)] // Not every test file that shares this module uses it.
+pub fn harness(width: f32, height: f32) -> Harness<'static, StudioApp> {
+    let mut h = Harness::builder().with_size(egui::vec2(width, height)).build_ui_state(
+        |ui, app: &mut StudioApp| app.show(ui, None),
+        StudioApp::new(studio_viewer::app::settings::Settings::default(), None),
+    );
+    h.run_steps(2);
+    h
+}
+
+/// Clicks the model panel's tab button named `name` (the button furthest right of that name:
+/// not a menu or check box of the same name).
+#[allow(dead_code)] // Not every test file that shares this module uses it.
+pub fn tab(h: &Harness<'_, StudioApp>, name: &str) {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    h.query_all_by_label(name)
+        .filter(|n| n.accesskit_node().role() == egui::accesskit::Role::Button)
+        .max_by(|a, b| a.rect().min.x.total_cmp(&b.rect().min.x))
+        .expect("the tab")
+        .click();
 }
