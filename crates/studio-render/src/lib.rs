@@ -33,6 +33,7 @@ pub mod scene;
 pub mod shaders;
 pub mod source;
 pub mod source_face;
+pub mod sprite;
 mod texture;
 
 pub use camera::{
@@ -46,7 +47,7 @@ pub use light::{Engine, Light};
 pub use offscreen::{OFFSCREEN_FORMAT, OffscreenTarget, RgbaImage};
 pub use overlay::{HIT_GROUP_COLORS, OverlayOptions, WeightView, hit_group_color, player_hulls};
 pub use picture::{Picture, PictureDrawer};
-pub use renderer::{DEPTH_FORMAT, RenderOptions, Renderer};
+pub use renderer::{DEPTH_FORMAT, PreparedModel, RenderOptions, Renderer};
 pub use scene::{
     Blend, FramePose, Image, RenderBodyPart, RenderMaterial, RenderMesh, RenderModel, RenderSubmodel,
 };

@@ -101,6 +101,18 @@ impl RenderOptions {
     }
 }
 
+/// A model another renderer has prepared for the frame, drawn into the same pass
+/// ([`Renderer::draw_over_kept_ground`]).
+#[derive(Clone, Copy)]
+pub struct PreparedModel<'a> {
+    /// The renderer that prepared it (its bone matrices and overlays live there).
+    pub renderer: &'a Renderer,
+    /// The model uploaded by that renderer.
+    pub gpu: &'a GpuModel,
+    /// What of it is drawn (its ground grid is not).
+    pub options: &'a RenderOptions,
+}
+
 /// Pipelines and per-frame buffers for one colour format and sample count.
 #[derive(Debug)]
 pub struct Renderer {
@@ -433,7 +445,8 @@ impl Renderer {
 
     /// Records the draws of the last [`Self::prepare`] into `target` as a frame of the viewer:
     /// cleared to the background, over a ground kept between frames while it stays the same
-    /// (`OffscreenTarget::pass_over_ground`, [`crate::ground`]).
+    /// (`OffscreenTarget::pass_over_ground`, [`crate::ground`]); then each of `extras` (a
+    /// second model, a sprite), each prepared by its own renderer for the same camera.
     pub fn draw_over_kept_ground(
         &self,
         device: &wgpu::Device,
@@ -441,6 +454,7 @@ impl Renderer {
         target: &mut crate::OffscreenTarget,
         gpu: &GpuModel,
         options: &RenderOptions,
+        extras: &[PreparedModel<'_>],
     ) {
         target.pass_over_ground(
             device,
@@ -448,7 +462,12 @@ impl Renderer {
             options.background,
             self.ground_key,
             |pass| self.draw_ground(pass, gpu, options),
-            |pass| self.draw_over_ground(pass, gpu, options),
+            |pass| {
+                self.draw_over_ground(pass, gpu, options);
+                for extra in extras {
+                    extra.renderer.draw_model(pass, extra.gpu, extra.options);
+                }
+            },
         );
     }
 

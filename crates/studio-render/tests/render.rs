@@ -545,7 +545,7 @@ fn render_over_ground(
         camera.view_from_model(),
         options,
     );
-    renderer.draw_over_kept_ground(&s.context.device, &mut encoder, target, &s.gpu, options);
+    renderer.draw_over_kept_ground(&s.context.device, &mut encoder, target, &s.gpu, options, &[]);
     target.copy_out(&mut encoder);
     s.renderer.finish(&encoder);
     s.context.queue.submit([encoder.finish()]);

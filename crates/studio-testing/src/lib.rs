@@ -10,6 +10,7 @@ pub mod phy;
 pub mod png_image;
 pub mod source_face;
 pub mod source_mdl;
+pub mod sprite_file;
 
 use std::path::{Path, PathBuf};
 

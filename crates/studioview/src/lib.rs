@@ -4,7 +4,6 @@
 #![forbid(unsafe_code)]
 #![allow(missing_docs)]
 
-pub mod attach;
 pub mod check;
 pub mod decompile;
 pub mod export_cmd;

@@ -132,6 +132,10 @@ enum Command {
         /// A model drawn on this one by bone merge (a p_ or w_ weapon; either format; repeatable).
         #[arg(long, value_name = "MODEL")]
         attach: Vec<PathBuf>,
+        /// Draw Half-Life muzzle flashes (events 5001, 5011, 5021, 5031) on the frames that fire
+        /// them, with the game's sprites/muzzleflash*.spr from the model's game or --game.
+        #[arg(long)]
+        muzzle_flashes: bool,
     },
     /// Export a model as glTF 2.0: skeleton, skinned meshes, textures, every sequence.
     Export {
@@ -364,6 +368,7 @@ fn main() -> ExitCode {
             fps,
             transparent,
             attach,
+            muzzle_flashes,
         } => {
             if let Some(code) = render_cmd::rerun_quietly() {
                 return code;
@@ -383,6 +388,7 @@ fn main() -> ExitCode {
                 fps,
                 transparent,
                 attach,
+                muzzle_flashes,
             })
         }
         Command::Export { model, out, shown, sequences, scale } => {

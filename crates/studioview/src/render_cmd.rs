@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use studio_document::muzzle_flash::{self, FlashSprites, MuzzleFlash};
+use studio_document::second_model::SecondModel;
 use studio_pose::{Pose, PoseEvaluator};
 use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, Scene};
 
@@ -39,6 +41,8 @@ pub struct RenderArgs {
     pub transparent: bool,
     /// Models drawn on this one by bone merge (`--attach`).
     pub attach: Vec<PathBuf>,
+    /// Half-Life muzzle flashes drawn on the frames that fire them (`--muzzle-flashes`).
+    pub muzzle_flashes: bool,
 }
 
 /// The most frames an animation may have.
@@ -353,7 +357,12 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let Some(count) = args.frames else {
         pose_attached(&mut attached, 0.0, &pose.bones)?;
         let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-        let image = drawer.image(main, &camera, &attached)?;
+        let frame = args.pose.request(&model, sequence).frame;
+        let flashes = match model.sequences.get(sequence).filter(|_| args.muzzle_flashes) {
+            Some(seq) => muzzle_flash::flashes_fired(seq, sequence, None, frame, 0),
+            None => Vec::new(),
+        };
+        let image = drawer.image(main, &camera, &attached, &flashes)?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played from the frame asked for, at its own rate.
@@ -363,15 +372,23 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let start = args.pose.frame.unwrap_or(0.0);
     let mut request = args.pose.request(&model, sequence);
     let mut images = Vec::with_capacity(count as usize);
+    // The frame drawn before (none before the first) and the loops played, for the flashes.
+    let (mut before, mut loops) = (None::<f32>, 0u64);
+    let mut flashes = Vec::new();
     for i in 0..count {
         if let Some(seq) = seq {
             let played = f64::from(start) + f64::from(i) / f64::from(fps) * f64::from(seq.fps);
             request.frame = studio_pose::playback::normalize_frame(seq, played);
             pose_at(&mut evaluator, &request, &mut pose)?;
+            if args.muzzle_flashes {
+                loops += u64::from(before.is_some_and(|b| request.frame < b));
+                flashes = muzzle_flash::flashes_fired(seq, sequence, before, request.frame, loops);
+                before = Some(request.frame);
+            }
         }
         pose_attached(&mut attached, i as f32 / fps, &pose.bones)?;
         let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-        images.push(drawer.image(main, &camera, &attached)?);
+        images.push(drawer.image(main, &camera, &attached, &flashes)?);
     }
     write_animation(args, &images, fps)
 }
@@ -390,6 +407,11 @@ fn write_animation(args: &RenderArgs, images: &[studio_render::RgbaImage], fps: 
 fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::SourceDoc) -> Result<(), String> {
     use crate::source_pose_cmd::{find_hitbox_set, parse_param};
     let path = doc.path.display().to_string();
+    if args.muzzle_flashes {
+        return Err(format!(
+            "{path} is a Source model: --muzzle-flashes draws Half-Life's flash events (Source games draw theirs from particle systems)"
+        ));
+    }
     if args.pose.frame.is_some() {
         return Err(format!(
             "{path} is a Source model: its poses are at a --cycle from 0 to 1, not a --frame"
@@ -448,7 +470,7 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
     let mut drawer = Drawer::new(args, &render, &camera, &attached)?;
     let Some(count) = args.frames else {
         pose_attached(&mut attached, 0.0, &doc.frame.bones)?;
-        let image = drawer.image(doc.frame.frame_pose(), &camera, &attached)?;
+        let image = drawer.image(doc.frame.frame_pose(), &camera, &attached, &[])?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played on from the cycle asked for, looping as it loops.
@@ -462,16 +484,20 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
             doc.update_face(args.shown.body, camera.eye());
         }
         pose_attached(&mut attached, i as f32 / fps, &doc.frame.bones)?;
-        images.push(drawer.image(doc.frame.frame_pose(), &camera, &attached)?);
+        images.push(drawer.image(doc.frame.frame_pose(), &camera, &attached, &[])?);
     }
     write_animation(args, &images, fps)
 }
 
 /// The models of `--attach`, each told how many of its bones follow the model's.
-fn load_attached(args: &RenderArgs, parent: &[&str]) -> Result<Vec<crate::attach::Attached>, String> {
+fn load_attached(args: &RenderArgs, parent: &[&str]) -> Result<Vec<SecondModel>, String> {
     let mut attached = Vec::with_capacity(args.attach.len());
     for path in &args.attach {
-        let model = crate::attach::Attached::load(path, parent, &args.shown.game)?;
+        let model =
+            SecondModel::attach(path, parent, &args.shown.game).map_err(|e| format!("--attach {e}"))?;
+        for line in &model.notes {
+            eprintln!("note: --attach {}: {line}", path.display());
+        }
         if model.matched() == 0 {
             eprintln!(
                 "note: --attach {}: none of its bones is named as one of the model's; drawn where it is",
@@ -485,7 +511,7 @@ fn load_attached(args: &RenderArgs, parent: &[&str]) -> Result<Vec<crate::attach
 
 /// Poses the attached models `seconds` in, on the model's bones `parent`.
 fn pose_attached(
-    attached: &mut [crate::attach::Attached],
+    attached: &mut [SecondModel],
     seconds: f32,
     parent: &[glam::Affine3A],
 ) -> Result<(), String> {
@@ -505,6 +531,10 @@ struct Drawer {
     extras: Vec<(Renderer, studio_render::GpuModel)>,
     /// How attached models are drawn: as the model, without overlays.
     extra_options: RenderOptions,
+    /// The muzzle flash sprites (`--muzzle-flashes`), and the renderers drawing them.
+    flashes: Option<(FlashSprites, studio_render::sprite::SpriteRenderers)>,
+    /// Flash sprites already said to be missing.
+    flash_notes: [bool; 3],
 }
 
 impl Drawer {
@@ -512,7 +542,7 @@ impl Drawer {
         args: &RenderArgs,
         model: &studio_render::RenderModel,
         camera: &Camera,
-        attached: &[crate::attach::Attached],
+        attached: &[SecondModel],
     ) -> Result<Self, String> {
         let mut options = options_from_show(&args.show)?;
         options.overlay.grid &= camera.shows_ground() && !args.transparent;
@@ -544,15 +574,21 @@ impl Drawer {
             transparent: args.transparent,
             extras,
             extra_options,
+            flashes: args
+                .muzzle_flashes
+                .then(|| (FlashSprites::new(args.model.as_deref(), &args.shown.game), Default::default())),
+            flash_notes: [false; 3],
         })
     }
 
-    /// `pose` seen by `camera`, with the attached models in their poses.
+    /// `pose` seen by `camera`, with the attached models in their poses and the muzzle
+    /// `flashes` fired on this frame (drawn when `--muzzle-flashes` asked for them).
     fn image(
         &mut self,
         pose: studio_render::FramePose<'_>,
         camera: &Camera,
-        attached: &[crate::attach::Attached],
+        attached: &[SecondModel],
+        flashes: &[MuzzleFlash],
     ) -> Result<studio_render::RgbaImage, String> {
         let scene = Scene { pose, camera, options: &self.options };
         let mut extras: Vec<studio_render::ExtraModel<'_>> = self
@@ -566,6 +602,45 @@ impl Drawer {
                 options: &self.extra_options,
             })
             .collect();
+        // Each flash's sprite, bone and options.
+        let mut placed = Vec::new();
+        if let Some((sprites, _)) = self.flashes.as_mut() {
+            for flash in flashes {
+                match sprites.sprite(flash.sprite) {
+                    Ok(sprite) => {
+                        let view = camera.view_from_model();
+                        if let Some(bone) = muzzle_flash::flash_bone(flash, &sprite, pose.attachments, view) {
+                            let options = muzzle_flash::flash_options(flash, &sprite, &self.options);
+                            placed.push((flash.sprite, sprite, bone, options));
+                        }
+                    }
+                    Err(e) => {
+                        if !std::mem::replace(&mut self.flash_notes[flash.sprite.min(2)], true) {
+                            eprintln!("note: muzzle flash not drawn: {e}");
+                        }
+                    }
+                }
+            }
+        }
+        let draws: Vec<studio_render::sprite::SpriteDraw<'_>> = placed
+            .iter()
+            .map(|(key, _, bone, options)| studio_render::sprite::SpriteDraw {
+                key: *key,
+                pose: studio_render::sprite::frame_pose(bone),
+                options: *options,
+            })
+            .collect();
+        if let Some((_, renderers)) = self.flashes.as_mut() {
+            let format = (self.renderer.format, self.renderer.sample_count);
+            let model = |key: usize| {
+                placed
+                    .iter()
+                    .find(|p| p.0 == key)
+                    .map(|p| muzzle_flash::flash_model(&p.1))
+                    .unwrap_or_default()
+            };
+            extras.extend(renderers.extras(&self.context, format, &draws, model));
+        }
         let (context, renderer, gpu, target) = (&self.context, &mut self.renderer, &self.gpu, &self.target);
         let image = if self.transparent {
             studio_render::render_image_transparent_with(context, renderer, gpu, target, &scene, &mut extras)

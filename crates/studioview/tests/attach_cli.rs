@@ -41,7 +41,7 @@ fn an_attached_models_matching_bone_takes_the_bones_place() {
     let walk = model.sequences.iter().position(|s| s.label == "walk").unwrap();
     let request = studio_pose::PoseRequest { sequence: walk, frame: 5.0, ..Default::default() };
     evaluator.evaluate(&request, &mut pose).unwrap();
-    let mut attached = studioview::attach::Attached::load(&weapon, &names, &[]).unwrap();
+    let mut attached = studio_document::second_model::SecondModel::attach(&weapon, &names, &[]).unwrap();
     assert_eq!(attached.matched(), 1, "the root matches head, case ignored");
     attached.pose(0.0, &[]).unwrap();
     let own: Vec<glam::Affine3A> = attached.frame_pose().bones.to_vec();

@@ -41,6 +41,14 @@ pub enum Command {
     TogglePlay,
     /// Stop playback and move by whole frames.
     Step(i32),
+    /// Draw a model on the open one by bone merge (File ▸ Attach model…): a `p_` or `w_` weapon.
+    Attach(PathBuf),
+    /// Draw a model beside the open one, on its clock (File ▸ Compare with model…).
+    Compare(PathBuf),
+    /// Remove the attached or compared model.
+    RemoveSecond,
+    /// Draw Half-Life's muzzle flash events, or not.
+    SetMuzzleFlashes(bool),
     /// Set a blend byte (0 or 1).
     SetBlend(usize, u8),
     /// Set a controller (by position in the model's controller list) to a setting 0–255.

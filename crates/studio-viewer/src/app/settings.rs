@@ -49,6 +49,8 @@ pub struct Settings {
     pub apply_movement: bool,
     /// Blend from the sequence left into the new one, as the game does.
     pub blend_transitions: bool,
+    /// Draw Half-Life's muzzle flash events with the game's sprites.
+    pub muzzle_flashes: bool,
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
     /// Game folders Source materials are looked up in besides the model's own.
@@ -132,6 +134,7 @@ impl Default for Settings {
             speed: 1.0,
             apply_movement: false,
             blend_transitions: true,
+            muzzle_flashes: true,
             recent: Vec::new(),
             game_folders: Vec::new(),
             steam_folders: Vec::new(),

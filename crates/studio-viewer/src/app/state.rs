@@ -18,9 +18,11 @@ mod jobs;
 pub mod layers;
 mod playback;
 mod scene;
+mod second;
 mod source_commands;
 
 pub use document::{Loaded, SourceView};
+pub use second::Extras;
 
 /// Most lines kept in the event log and the message list.
 const MAX_LOG: usize = 200;
@@ -137,6 +139,8 @@ pub struct AppState {
     pub panels_hidden: bool,
     /// The open model's files, watched for changes on disk.
     pub watch: super::watch::Watch,
+    /// A second model drawn with the open one, and the muzzle flashes of the frame shown.
+    pub extras: Extras,
     /// Whether the pose must be evaluated again.
     dirty: bool,
     /// Counts pose evaluations, so the viewport can tell when to draw again.
@@ -191,6 +195,7 @@ impl AppState {
             discarding: false,
             panels_hidden: false,
             watch: Default::default(),
+            extras: Extras::default(),
             dirty: true,
             revision: 0,
         };
@@ -268,6 +273,8 @@ impl AppState {
         self.hovered_bone = None;
         self.selected_hitbox = None;
         self.event_log.clear();
+        self.remove_second();
+        self.reset_flash_sprites();
     }
 
     fn reset_for_model(&mut self) {
@@ -480,6 +487,13 @@ impl AppState {
                 }
                 self.dirty = true;
             }
+            Command::Attach(path) => self.load_second(path, true),
+            Command::Compare(path) => self.load_second(path, false),
+            Command::RemoveSecond => self.remove_second(),
+            Command::SetMuzzleFlashes(on) => {
+                self.settings.muzzle_flashes = on;
+                self.dirty = true;
+            }
             Command::CancelCapture => {
                 if let Some(job) = &self.capturing {
                     job.cancel();
@@ -495,7 +509,11 @@ impl AppState {
             | Command::SelectHitboxSet(_)
             | Command::SetAutoplay(_)
             | Command::SetLod(_) => {}
-            Command::SetGameFolders(folders) => self.settings.game_folders = folders,
+            Command::SetGameFolders(folders) => {
+                self.settings.game_folders = folders;
+                self.reset_flash_sprites();
+                self.dirty = true;
+            }
             Command::SetGameSettings { steam_folders, preferences } => {
                 self.set_game_settings(&steam_folders, &preferences);
                 let extra = self.settings.game_folders.clone();

@@ -38,6 +38,7 @@ impl AppState {
             // unless autoplay sequences play on top.
             if doc.cycle != from || doc.autoplay_playing() {
                 self.revision += 1;
+                self.pose_second();
             }
             return;
         }
@@ -73,6 +74,7 @@ impl AppState {
         self.frame = to;
         self.dirty = true;
         self.evaluate();
+        self.update_flashes(Some(from));
     }
 
     /// Whether playback moves the pose: playing, and the sequence has more than one frame and
@@ -103,13 +105,23 @@ impl AppState {
         Some(movement_at(sequence, self.frame) + sequence.linear_movement * self.loops)
     }
 
-    /// Evaluates the pose if anything changed.
+    /// Evaluates the pose if anything changed, then what is drawn with it: the second model,
+    /// and (stopped) the flashes on the frame shown.
     pub fn evaluate(&mut self) {
         if !self.dirty {
             return;
         }
         self.dirty = false;
         self.revision += 1;
+        self.evaluate_pose();
+        self.pose_second();
+        if !self.playing {
+            self.update_flashes(None);
+        }
+    }
+
+    /// Evaluates the open model's pose.
+    fn evaluate_pose(&mut self) {
         if let Some(view) = self.source.as_deref_mut() {
             view.doc.evaluate();
             return;

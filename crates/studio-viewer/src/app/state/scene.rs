@@ -80,11 +80,21 @@ impl AppState {
         }
     }
 
-    /// The box round the current pose's bones, hit boxes and shown vertices.
+    /// The box round the current pose's bones, hit boxes and shown vertices, and round the
+    /// compared model beside it.
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        match &self.source {
+        let own = match &self.source {
             Some(view) => view.doc.bounds(self.body),
             None => studio_document::bounds::pose_bounds(self.model(), &self.pose, 0),
+        };
+        match &self.extras.second {
+            Some(second)
+                if matches!(second.placement, studio_document::second_model::Placement::Beside(_)) =>
+            {
+                let (min, max) = second.bounds();
+                (own.0.min(min), own.1.max(max))
+            }
+            _ => own,
         }
     }
 

@@ -20,6 +20,10 @@ pub enum FileDialog {
     Decompile,
     /// The capture window's Capture… (File ▸ Capture animation…)
     Capture,
+    /// File ▸ Attach model…
+    Attach,
+    /// File ▸ Compare with model…
+    Compare,
 }
 
 /// A dialog asked for, and the frames drawn since.
@@ -54,6 +58,8 @@ pub fn show_due_dialog(ctx: &egui::Context, state: &mut AppState, commands: &mut
         FileDialog::Export => export_dialog(state, commands),
         FileDialog::Decompile => decompile_dialog(state, commands),
         FileDialog::Capture => capture_dialog(state, commands),
+        FileDialog::Attach => second_dialog(state, commands, true),
+        FileDialog::Compare => second_dialog(state, commands, false),
     }
 }
 
@@ -82,6 +88,31 @@ fn open_dialog(state: &mut AppState, commands: &mut Commands) {
         rfd::FileDialog::new().add_filter("Studio model (Half-Life, Source)", &["mdl", "MDL"]).pick_file()
     {
         commands.push(Command::Open(path));
+    }
+}
+
+/// Shows File ▸ Attach model's (`attach`) or Compare with model's dialog, or says why there is
+/// none.
+fn second_dialog(state: &mut AppState, commands: &mut Commands, attach: bool) {
+    if !dialog_available() {
+        let how = if attach { "render MODEL --attach WEAPON" } else { "render each model" };
+        state.say(
+            Level::Error,
+            format!(
+                "no file dialog is available here (no desktop portal and no zenity): use `studioview {how}`"
+            ),
+        );
+        return;
+    }
+    let title = if attach { "Attach model (a p_ or w_ weapon)" } else { "Compare with model" };
+    let mut dialog = rfd::FileDialog::new()
+        .set_title(title)
+        .add_filter("Studio model (Half-Life, Source)", &["mdl", "MDL"]);
+    if let Some(dir) = state.path().and_then(std::path::Path::parent) {
+        dialog = dialog.set_directory(dir);
+    }
+    if let Some(path) = dialog.pick_file() {
+        commands.push(if attach { Command::Attach(path) } else { Command::Compare(path) });
     }
 }
 
@@ -264,6 +295,32 @@ pub fn menu_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Commands,
             }
             if ui.add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S")).clicked() {
                 ask(ui.ctx(), state, FileDialog::SaveAs);
+                ui.close();
+            }
+            ui.separator();
+            if ui
+                .button("Attach model…")
+                .on_hover_text(
+                    "Draw a p_ or w_ weapon, or any model, on this one by bone merge, as the games do",
+                )
+                .clicked()
+            {
+                ask(ui.ctx(), state, FileDialog::Attach);
+                ui.close();
+            }
+            if ui
+                .button("Compare with model…")
+                .on_hover_text("Draw another model beside this one, on the same clock and camera")
+                .clicked()
+            {
+                ask(ui.ctx(), state, FileDialog::Compare);
+                ui.close();
+            }
+            if ui
+                .add_enabled(state.extras.second.is_some(), egui::Button::new("Remove second model"))
+                .clicked()
+            {
+                commands.push(Command::RemoveSecond);
                 ui.close();
             }
             ui.separator();

@@ -172,6 +172,10 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
         ui.checkbox(&mut state.settings.blend_transitions, "Blend transitions").on_hover_text(
             "Blend from the sequence left into the one chosen over 0.2 s while playing, as the game does",
         );
+        ui.checkbox(&mut state.settings.muzzle_flashes, "Muzzle flashes").on_hover_text(
+            "Draw events 5001–5031 with the game's sprites/muzzleflash*.spr at attachments 0–3, for the one \
+             frame the game shows them (and while stopped on the event's frame)",
+        );
         super::layers::layers_ui(ui, state, commands);
     }
 }

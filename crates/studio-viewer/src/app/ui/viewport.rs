@@ -6,8 +6,11 @@
 //! so an idle viewer does no GPU work.
 
 use studio_render::{
-    GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, Picture, PictureDrawer, RenderOptions, Renderer,
+    GpuContext, GpuModel, OFFSCREEN_FORMAT, OffscreenTarget, Picture, PictureDrawer, PreparedModel,
+    RenderOptions, Renderer,
 };
+
+use studio_document::muzzle_flash;
 
 use crate::app::state::{AppState, Level};
 use crate::app::warmup::{Stage, Warmup};
@@ -88,6 +91,12 @@ struct Gpu {
     software: bool,
     /// The most samples per pixel the adapter offers for the viewport (asked once).
     most_samples: u32,
+    /// The second model's renderer and upload, with the load it is of.
+    second: Option<(u64, Renderer, GpuModel)>,
+    /// The renderers of the muzzle flashes' sprites.
+    sprites: studio_render::sprite::SpriteRenderers,
+    /// The model the sprites' renderers were made for.
+    sprites_for: u64,
 }
 
 impl Gpu {
@@ -150,6 +159,9 @@ impl Viewport {
                 screenshots: 0,
                 software,
                 most_samples,
+                second: None,
+                sprites: Default::default(),
+                sprites_for: 0,
             }
         })
     }
@@ -224,6 +236,8 @@ impl Viewport {
         if samples != gpu.renderer.sample_count {
             // MSAA turned on or off: pipelines and targets of the other sample count.
             gpu.renderer = Renderer::new(&gpu.context, gpu.format, samples);
+            gpu.second = None;
+            gpu.sprites.clear();
             gpu.model = None;
             gpu.target = None;
             gpu.drawn = None;
@@ -232,6 +246,20 @@ impl Viewport {
         if gpu.model.as_ref().is_none_or(|(id, _)| *id != identity) {
             gpu.model = Some((identity, gpu.renderer.upload(&state.render_model())));
             gpu.drawn = None;
+        }
+        let second_id = state.extras.second_id;
+        if gpu.second.as_ref().map(|(id, ..)| *id) != Some(second_id) {
+            gpu.second = state.extras.second.as_ref().map(|second| {
+                let mut renderer = Renderer::new(&gpu.context, gpu.format, gpu.renderer.sample_count);
+                let upload = renderer.upload(&second.render);
+                (second_id, renderer, upload)
+            });
+            gpu.drawn = None;
+        }
+        if gpu.sprites_for != state.load_id {
+            // Another model: its game's sprites may differ.
+            gpu.sprites.clear();
+            gpu.sprites_for = state.load_id;
         }
         let resized = gpu.target.as_ref().is_none_or(|t| (t.width, t.height) != pixels);
         if resized {
@@ -357,25 +385,78 @@ fn warm_up_options(stage: Stage, frame: u64, options: RenderOptions) -> RenderOp
     }
 }
 
-/// Renders the scene into the viewport's texture (and, when asked, saves it).
+/// Renders the scene into the viewport's texture (and, when asked, saves it): the model, the
+/// second model and the muzzle flashes of the frame.
 fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot: bool) {
+    // The flashes' sprites first: reading one may say it is missing.
+    let mut sprites = Vec::new();
+    for flash in state.extras.flashes.clone() {
+        if let Some(sprite) = state.flash_sprite(flash.sprite) {
+            sprites.push((flash, sprite));
+        }
+    }
     let (Some(target), Some((_, gpu_model))) = (&mut gpu.target, &gpu.model) else { return };
     let aspect = target.width as f32 / target.height as f32;
+    let (clip, view) = (state.camera.clip_from_model(aspect), state.camera.view_from_model());
     let mut encoder = gpu.context.device.create_command_encoder(&Default::default());
-    gpu.renderer.prepare(
-        &mut encoder,
-        gpu_model,
-        &state.frame_pose(),
-        state.camera.clip_from_model(aspect),
-        state.camera.view_from_model(),
-        options,
-    );
+    let pose = state.frame_pose();
+    gpu.renderer.prepare(&mut encoder, gpu_model, &pose, clip, view, options);
+    // Each flash's bone and options; then every extra model prepared by its own renderer.
+    let placed: Vec<_> = sprites
+        .iter()
+        .filter_map(|(flash, sprite)| {
+            let bone = muzzle_flash::flash_bone(flash, sprite, pose.attachments, view)?;
+            Some((flash.sprite, sprite, bone, muzzle_flash::flash_options(flash, sprite, options)))
+        })
+        .collect();
+    let draws: Vec<studio_render::sprite::SpriteDraw<'_>> = placed
+        .iter()
+        .map(|(key, _, bone, options)| studio_render::sprite::SpriteDraw {
+            key: *key,
+            pose: studio_render::sprite::frame_pose(bone),
+            options: *options,
+        })
+        .collect();
+    let second_options = RenderOptions { overlay: Default::default(), body: 0, skin: 0, lod: 0, ..*options };
+    let mut extras = Vec::new();
+    if let (Some((_, renderer, upload)), Some(second)) = (&mut gpu.second, &state.extras.second) {
+        extras.push(studio_render::ExtraModel {
+            renderer,
+            gpu: upload,
+            pose: second.frame_pose(),
+            options: &second_options,
+        });
+    }
+    let formats = (gpu.format, gpu.renderer.sample_count);
+    let model = |key: usize| {
+        placed.iter().find(|p| p.0 == key).map(|p| muzzle_flash::flash_model(p.1)).unwrap_or_default()
+    };
+    extras.extend(gpu.sprites.extras(&gpu.context, formats, &draws, model));
+    for extra in &mut extras {
+        extra.renderer.prepare(&mut encoder, extra.gpu, &extra.pose, clip, view, extra.options);
+    }
+    let prepared: Vec<PreparedModel<'_>> = extras
+        .iter()
+        .map(|e| PreparedModel { renderer: &*e.renderer, gpu: e.gpu, options: e.options })
+        .collect();
     // While the view stays still, the ground is drawn once and then copied (studio-render's
     // ground.rs): on a software renderer its lines cost more than the model.
-    gpu.renderer.draw_over_kept_ground(&gpu.context.device, &mut encoder, target, gpu_model, options);
+    gpu.renderer.draw_over_kept_ground(
+        &gpu.context.device,
+        &mut encoder,
+        target,
+        gpu_model,
+        options,
+        &prepared,
+    );
+    drop(prepared);
+    for extra in &mut extras {
+        extra.renderer.finish(&encoder);
+    }
     if screenshot {
         target.copy_out(&mut encoder);
     }
+    drop(extras);
     gpu.renderer.finish(&encoder);
     gpu.context.queue.submit([encoder.finish()]);
     if screenshot {
