@@ -10,6 +10,7 @@ pub mod animation_file;
 pub mod bone_merge;
 pub mod bounds;
 pub mod demo;
+pub mod event_sounds;
 pub mod export;
 pub mod flex_groups;
 pub mod installs;

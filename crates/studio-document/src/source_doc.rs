@@ -10,6 +10,7 @@ use studio_render::scene::submodel_for_body;
 use studio_render::source::SourceFrame;
 use studio_render::source_face::SourceFace;
 use studio_source::{STUDIO_AL_POSE, STUDIO_LOOPING, SourceModel};
+use studio_source_pose::sequence_transitioner::SequenceTransitioner;
 use studio_source_pose::{SourceEvaluator, SourceRequest, params, playback};
 
 /// A sequence layered over the one shown.
@@ -62,6 +63,10 @@ pub struct SourceDoc {
     pub bind_pose: bool,
     /// Sequences layered over the one shown, as the engine layers an entity's overlays.
     pub layers: Vec<DocLayer>,
+    /// The events the last [`Self::advance`] passed.
+    pub fired: Vec<studio_source::Event>,
+    /// The sequences left and still fading out (`CSequenceTransitioner`).
+    pub transitions: SequenceTransitioner,
     /// The layers' requests, made again at each evaluation (kept to reuse their room).
     layer_requests: Vec<studio_source_pose::SourceLayer>,
     /// Normalised pose parameters, reused.
@@ -100,6 +105,8 @@ impl SourceDoc {
             loops: 0.0,
             bind_pose: false,
             layers: Vec::new(),
+            fired: Vec::new(),
+            transitions: SequenceTransitioner::default(),
             layer_requests: Vec::new(),
             normalised,
         };
@@ -118,7 +125,22 @@ impl SourceDoc {
         self.flex_groups = crate::flex_groups::flex_groups(&model.flexes);
         self.model = model;
         self.hitbox_set = self.hitbox_set.min(self.model.hitbox_sets.len().saturating_sub(1));
+        self.transitions.clear();
         self.evaluate();
+    }
+
+    /// Shows combined sequence `sequence` from cycle 0. With `blend`, the sequence left fades
+    /// out as the Source client blends it (`MaintainSequenceTransitions`: over the shorter of
+    /// its fade-out time and the new one's fade-in time, unless the new one has `STUDIO_SNAP`);
+    /// without, every sequence still fading is dropped.
+    pub fn select_sequence(&mut self, sequence: usize, blend: bool) {
+        if sequence >= self.num_sequences() {
+            return;
+        }
+        self.transitions.change(self.evaluator.rig(), sequence, blend);
+        self.sequence = sequence;
+        self.cycle = 0.0;
+        self.loops = 0.0;
     }
 
     /// The main model's own index of combined sequence `combined` (`None` for a sequence of an
@@ -250,9 +272,11 @@ impl SourceDoc {
         } else {
             next.clamp(0.0, 1.0)
         };
+        self.fired.clear();
         for event in playback::events_between(seq, from, to) {
             let name = if event.name.is_empty() { event.event.to_string() } else { event.name.clone() };
             events.push(format!("cycle {:.3}: event {name} {}", event.cycle, event.options));
+            self.fired.push(event.clone());
         }
         self.cycle = to;
         self.evaluate();
@@ -288,6 +312,14 @@ impl SourceDoc {
         let controllers = (!self.model.bone_controllers.is_empty()).then(|| self.controller_inputs());
         let cycle = if self.cycle.is_finite() { self.cycle.clamp(0.0, 1.0) } else { 0.0 };
         self.layer_requests.clear();
+        // The sequences left, as the engine accumulates them: after the sequence, before the
+        // layers (`StandardBlendingRules`).
+        let rig = self.evaluator.rig();
+        let (rate, looping) = rig.sequence(self.sequence).map_or((0.0, false), |seq| {
+            (playback::cycle_rate(rig, seq, &self.normalised), seq.seq.flags & STUDIO_LOOPING != 0)
+        });
+        self.transitions.update(self.sequence, cycle, rate, looping, self.clock);
+        self.transitions.layers(self.clock, &mut self.layer_requests);
         self.layer_requests.extend(self.layers.iter().map(|l| studio_source_pose::SourceLayer {
             sequence: l.sequence,
             cycle: l.cycle.unwrap_or(cycle),

@@ -49,6 +49,9 @@ const STANDARD_TEXTS: &[(&str, &str)] = &[
     ("MIT", include_str!("../texts/MIT.txt")),
     ("Apache-2.0", include_str!("../texts/Apache-2.0.txt")),
     ("BSL-1.0", include_str!("../texts/BSL-1.0.txt")),
+    // Symphonia (sound decoding): its source is at the repository the notice names for it, as
+    // MPL-2.0's section 3.2 asks of a program shipped in binary form.
+    ("MPL-2.0", include_str!("../texts/MPL-2.0.txt")),
 ];
 
 /// The license identifiers of an SPDX expression (`(MIT OR Apache-2.0) AND Zlib`, or the older

@@ -23,6 +23,7 @@ pub mod points;
 pub mod pose;
 pub mod quaternion;
 pub mod rig;
+pub mod sequence_transitioner;
 pub mod table;
 #[cfg(test)]
 mod testing;

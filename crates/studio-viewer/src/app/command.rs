@@ -47,6 +47,8 @@ pub enum Command {
     Compare(PathBuf),
     /// Remove the attached or compared model.
     RemoveSecond,
+    /// Play the sounds of events, or mute them.
+    SetEventSounds(bool),
     /// Draw Half-Life's muzzle flash events, or not.
     SetMuzzleFlashes(bool),
     /// Set a blend byte (0 or 1).

@@ -51,6 +51,8 @@ pub struct Settings {
     pub blend_transitions: bool,
     /// Draw Half-Life's muzzle flash events with the game's sprites.
     pub muzzle_flashes: bool,
+    /// Play the sounds of events as playback passes them.
+    pub event_sounds: bool,
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
     /// Game folders Source materials are looked up in besides the model's own.
@@ -135,6 +137,7 @@ impl Default for Settings {
             apply_movement: false,
             blend_transitions: true,
             muzzle_flashes: true,
+            event_sounds: true,
             recent: Vec::new(),
             game_folders: Vec::new(),
             steam_folders: Vec::new(),

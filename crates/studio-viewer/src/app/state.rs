@@ -19,10 +19,12 @@ pub mod layers;
 mod playback;
 mod scene;
 mod second;
+mod sounds;
 mod source_commands;
 
 pub use document::{Loaded, SourceView};
 pub use second::Extras;
+pub use sounds::Sounds;
 
 /// Most lines kept in the event log and the message list.
 const MAX_LOG: usize = 200;
@@ -141,6 +143,8 @@ pub struct AppState {
     pub watch: super::watch::Watch,
     /// A second model drawn with the open one, and the muzzle flashes of the frame shown.
     pub extras: Extras,
+    /// The sounds of the model's events, and the output they play on.
+    pub audio: Sounds,
     /// Whether the pose must be evaluated again.
     dirty: bool,
     /// Counts pose evaluations, so the viewport can tell when to draw again.
@@ -196,6 +200,7 @@ impl AppState {
             panels_hidden: false,
             watch: Default::default(),
             extras: Extras::default(),
+            audio: Sounds::default(),
             dirty: true,
             revision: 0,
         };
@@ -275,6 +280,7 @@ impl AppState {
         self.event_log.clear();
         self.remove_second();
         self.reset_flash_sprites();
+        self.reset_sounds();
     }
 
     fn reset_for_model(&mut self) {
@@ -490,6 +496,7 @@ impl AppState {
             Command::Attach(path) => self.load_second(path, true),
             Command::Compare(path) => self.load_second(path, false),
             Command::RemoveSecond => self.remove_second(),
+            Command::SetEventSounds(on) => self.settings.event_sounds = on,
             Command::SetMuzzleFlashes(on) => {
                 self.settings.muzzle_flashes = on;
                 self.dirty = true;
@@ -512,6 +519,7 @@ impl AppState {
             Command::SetGameFolders(folders) => {
                 self.settings.game_folders = folders;
                 self.reset_flash_sprites();
+                self.reset_sounds();
                 self.dirty = true;
             }
             Command::SetGameSettings { steam_folders, preferences } => {

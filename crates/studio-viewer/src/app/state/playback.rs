@@ -40,6 +40,7 @@ impl AppState {
                 self.revision += 1;
                 self.pose_second();
             }
+            self.play_event_sounds(from);
             return;
         }
         self.advance_transition(dt);
@@ -75,6 +76,7 @@ impl AppState {
         self.dirty = true;
         self.evaluate();
         self.update_flashes(Some(from));
+        self.play_event_sounds(from);
     }
 
     /// Whether playback moves the pose: playing, and the sequence has more than one frame and

@@ -13,9 +13,7 @@ impl AppState {
         match *command {
             Command::SelectSequence(sequence) => {
                 if sequence < doc.num_sequences() {
-                    doc.sequence = sequence;
-                    doc.cycle = 0.0;
-                    doc.loops = 0.0;
+                    doc.select_sequence(sequence, self.settings.blend_transitions && self.playing);
                     self.looping = doc.looping();
                     self.event_log.clear();
                 }

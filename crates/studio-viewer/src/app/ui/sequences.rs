@@ -137,6 +137,7 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
         ui.checkbox(&mut state.settings.scroll_ground, "Scroll the ground").on_hover_text(
             "The ground moves under the model by its sequence's movement, as if it walked in place",
         );
+        playing_options(ui, state, true);
         super::layers::layers_ui(ui, state, commands);
         return;
     }
@@ -169,13 +170,28 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
                 .weak(),
             );
         });
-        ui.checkbox(&mut state.settings.blend_transitions, "Blend transitions").on_hover_text(
-            "Blend from the sequence left into the one chosen over 0.2 s while playing, as the game does",
-        );
+        playing_options(ui, state, false);
+        super::layers::layers_ui(ui, state, commands);
+    }
+}
+
+/// The choices about playing as the game plays: transitions, sounds and (Half-Life) flashes.
+fn playing_options(ui: &mut egui::Ui, state: &mut AppState, source: bool) {
+    ui.checkbox(&mut state.settings.blend_transitions, "Blend transitions").on_hover_text(if source {
+        "While playing, the sequence left fades out over the shorter of its fade-out and the new one's \
+         fade-in time (0.2 s unless the model says otherwise), as the Source client does; a sequence \
+         marked snap cuts in"
+    } else {
+        "Blend from the sequence left into the one chosen over 0.2 s while playing, as the game does"
+    });
+    ui.checkbox(&mut state.settings.event_sounds, "Event sounds").on_hover_text(
+        "Play the sounds of events as playback passes them: Half-Life's 5004, 1004 and 1008 waves below \
+         sound/, Source's sound events through the game's sound scripts (unchecked: muted)",
+    );
+    if !source {
         ui.checkbox(&mut state.settings.muzzle_flashes, "Muzzle flashes").on_hover_text(
             "Draw events 5001–5031 with the game's sprites/muzzleflash*.spr at attachments 0–3, for the one \
              frame the game shows them (and while stopped on the event's frame)",
         );
-        super::layers::layers_ui(ui, state, commands);
     }
 }
