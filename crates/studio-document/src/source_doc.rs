@@ -67,6 +67,8 @@ pub struct SourceDoc {
     pub fired: Vec<studio_source::Event>,
     /// The sequences left and still fading out (`CSequenceTransitioner`).
     pub transitions: SequenceTransitioner,
+    /// The sequence plays backwards (a backward step of a transition path).
+    pub reverse: bool,
     /// The layers' requests, made again at each evaluation (kept to reuse their room).
     layer_requests: Vec<studio_source_pose::SourceLayer>,
     /// Normalised pose parameters, reused.
@@ -107,6 +109,7 @@ impl SourceDoc {
             layers: Vec::new(),
             fired: Vec::new(),
             transitions: SequenceTransitioner::default(),
+            reverse: false,
             layer_requests: Vec::new(),
             normalised,
         };
@@ -129,6 +132,17 @@ impl SourceDoc {
         self.evaluate();
     }
 
+    /// The way from the sequence shown to combined sequence `goal` through the model's
+    /// transition graph (`FindTransitionSequence`), ending with `goal`: each sequence, and
+    /// whether it plays backwards.
+    pub fn transition_path(&self, goal: usize) -> Vec<(usize, bool)> {
+        use studio_source_pose::transition::{Direction, transition_path};
+        transition_path(self.evaluator.rig(), self.sequence, goal)
+            .into_iter()
+            .map(|(s, d)| (s, d == Direction::Backward))
+            .collect()
+    }
+
     /// Shows combined sequence `sequence` from cycle 0. With `blend`, the sequence left fades
     /// out as the Source client blends it (`MaintainSequenceTransitions`: over the shorter of
     /// its fade-out time and the new one's fade-in time, unless the new one has `STUDIO_SNAP`);
@@ -141,6 +155,7 @@ impl SourceDoc {
         self.sequence = sequence;
         self.cycle = 0.0;
         self.loops = 0.0;
+        self.reverse = false;
     }
 
     /// The main model's own index of combined sequence `combined` (`None` for a sequence of an
@@ -252,13 +267,15 @@ impl SourceDoc {
         }
     }
 
-    /// Moves the cycle on by `dt` seconds at `speed`, wrapping round when `looping` and
-    /// stopping at 1 otherwise, and poses the model; adds the events crossed to `events`.
+    /// Moves the cycle on by `dt` seconds at `speed` (back, when [`Self::reverse`]), wrapping
+    /// round when `looping` and stopping at 1 (or 0) otherwise, and poses the model; adds the
+    /// events crossed going forwards to `events`.
     pub fn advance(&mut self, dt: f32, speed: f32, events: &mut Vec<String>, looping: bool) {
         let rate = self.cycle_rate();
         let Some(seq) = self.evaluator.rig().sequence(self.sequence).map(|s| s.seq) else { return };
         let from = self.cycle;
-        let next = from + rate * speed * dt;
+        let step = rate * speed * dt;
+        let next = if self.reverse { from - step } else { from + step };
         self.clock += speed * dt;
         if !self.clock.is_finite() || self.clock > 1.0e6 {
             self.clock = 0.0;
@@ -273,7 +290,8 @@ impl SourceDoc {
             next.clamp(0.0, 1.0)
         };
         self.fired.clear();
-        for event in playback::events_between(seq, from, to) {
+        let reverse = self.reverse;
+        for event in playback::events_between(seq, from, to).filter(|_| !reverse) {
             let name = if event.name.is_empty() { event.event.to_string() } else { event.name.clone() };
             events.push(format!("cycle {:.3}: event {name} {}", event.cycle, event.options));
             self.fired.push(event.clone());

@@ -49,6 +49,8 @@ pub struct Settings {
     pub apply_movement: bool,
     /// Blend from the sequence left into the new one, as the game does.
     pub blend_transitions: bool,
+    /// Go to a chosen sequence through the model's transition graph, as the games do.
+    pub transition_graph: bool,
     /// Draw Half-Life's muzzle flash events with the game's sprites.
     pub muzzle_flashes: bool,
     /// Play the sounds of events as playback passes them.
@@ -136,6 +138,7 @@ impl Default for Settings {
             speed: 1.0,
             apply_movement: false,
             blend_transitions: true,
+            transition_graph: true,
             muzzle_flashes: true,
             event_sounds: true,
             recent: Vec::new(),

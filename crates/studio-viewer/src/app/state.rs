@@ -17,6 +17,7 @@ mod document;
 mod jobs;
 pub mod layers;
 mod playback;
+pub mod route;
 mod scene;
 mod second;
 mod sounds;
@@ -88,6 +89,10 @@ pub struct AppState {
     pub layers: [layers::Layer; layers::MAX_LAYERS],
     /// The blend from the sequence left, while it lasts.
     pub transition: Option<layers::Transition>,
+    /// The sequences still to play on the way to the one chosen (the transition graph).
+    pub route: Option<route::Route>,
+    /// The Half-Life sequence shown plays backwards (a step of a route).
+    pub reverse: bool,
     /// The version 10 model's bind pose, made when it is first shown.
     pub(crate) rest_bones: Vec<glam::Affine3A>,
     /// A player's colours on the model's `DM_Base` and `Remap` textures (none: as stored).
@@ -174,6 +179,8 @@ impl AppState {
             bind_pose: false,
             layers: Default::default(),
             transition: None,
+            route: None,
+            reverse: false,
             rest_bones: Vec::new(),
             lod: 0,
             selected_bone: None,
@@ -266,6 +273,8 @@ impl AppState {
         self.bind_pose = false;
         self.layers = Default::default();
         self.transition = None;
+        self.route = None;
+        self.reverse = false;
         self.selected_attachment = None;
         self.pending = None;
         self.qc_offer = None;
@@ -425,19 +434,7 @@ impl AppState {
                 self.settings.auto_reload = on;
                 self.watch_files();
             }
-            Command::SelectSequence(sequence) => {
-                if let Some(looping) = self.model().sequences.get(sequence).map(|s| s.is_looping()) {
-                    if sequence != self.sequence {
-                        self.leave_sequence();
-                    }
-                    self.sequence = sequence;
-                    self.looping = looping;
-                    self.frame = 0.0;
-                    self.loops = 0.0;
-                    self.event_log.clear();
-                    self.dirty = true;
-                }
-            }
+            Command::SelectSequence(sequence) => self.choose_sequence(sequence),
             Command::SetFrame(frame) => {
                 let last = (frames(self) as f32 - 1.0).max(0.0);
                 self.frame = if frame.is_finite() { frame.clamp(0.0, last) } else { 0.0 };

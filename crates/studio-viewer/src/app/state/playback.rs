@@ -24,12 +24,19 @@ impl AppState {
         if !self.playing {
             return;
         }
+        // A step of a route that cannot play (one frame, no rate) gives way at once.
+        if self.step_ended() {
+            self.next_step();
+            self.evaluate();
+        }
         if let Some(view) = self.source.as_deref_mut() {
             let speed = self.settings.speed.clamp(0.1, 4.0);
             let doc = &mut view.doc;
             let from = doc.cycle;
-            doc.advance(dt, speed, &mut self.event_log, self.looping);
-            if !self.looping && doc.cycle >= 1.0 && from < 1.0 {
+            // A step of a route plays once, then the next.
+            let routing = self.route.is_some();
+            doc.advance(dt, speed, &mut self.event_log, self.looping && !routing);
+            if !self.looping && !routing && doc.cycle >= 1.0 && from < 1.0 {
                 self.playing = false;
             }
             let excess = self.event_log.len().saturating_sub(MAX_LOG);
@@ -41,6 +48,10 @@ impl AppState {
                 self.pose_second();
             }
             self.play_event_sounds(from);
+            if self.step_ended() {
+                self.next_step();
+                self.evaluate();
+            }
             return;
         }
         self.advance_transition(dt);
@@ -53,11 +64,15 @@ impl AppState {
         let from = self.frame;
         // A file's fps may be anything: NaN, infinite or huge steps go nowhere or wrap at once.
         let fps = if sequence.fps.is_finite() { sequence.fps.max(0.0) } else { 0.0 };
-        let mut to = from + dt * fps * self.settings.speed.clamp(0.1, 4.0);
+        let step = dt * fps * self.settings.speed.clamp(0.1, 4.0);
+        let mut to = if self.reverse { from - step } else { from + step };
         if !to.is_finite() {
             to = from;
         }
-        if self.looping {
+        if self.route.is_some() {
+            // A step of a route plays once (forwards or backwards), then the next.
+            to = to.clamp(0.0, last);
+        } else if self.looping {
             if to >= last {
                 self.loops += (to / last).floor();
                 to = to.rem_euclid(last);
@@ -66,7 +81,7 @@ impl AppState {
             to = last;
             self.playing = false;
         }
-        for event in events_between(sequence, from, to) {
+        for event in events_between(sequence, from, to).filter(|_| !self.reverse) {
             self.event_log.push(format!("frame {}: event {} {}", event.frame, event.event, event.options));
             if self.event_log.len() > MAX_LOG {
                 self.event_log.remove(0);
@@ -77,6 +92,10 @@ impl AppState {
         self.evaluate();
         self.update_flashes(Some(from));
         self.play_event_sounds(from);
+        if self.step_ended() {
+            self.next_step();
+            self.evaluate();
+        }
     }
 
     /// Whether playback moves the pose: playing, and the sequence has more than one frame and

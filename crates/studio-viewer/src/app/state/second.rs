@@ -96,7 +96,8 @@ impl AppState {
     /// those on the frame itself (stopped). Half-Life models only; none when turned off.
     pub(super) fn update_flashes(&mut self, from: Option<f32>) {
         self.extras.flashes.clear();
-        if !self.settings.muzzle_flashes || self.source.is_some() {
+        // Played backwards (a step of a route), no event fires, as in the game.
+        if !self.settings.muzzle_flashes || self.source.is_some() || (self.reverse && from.is_some()) {
             return;
         }
         let Some(sequence) = self.loaded.model.sequences.get(self.sequence) else { return };

@@ -27,7 +27,9 @@ impl AppState {
         let fired = match self.source.as_deref() {
             Some(view) => event_sounds::source_fired(&view.doc.fired),
             None => match self.loaded.model.sequences.get(self.sequence) {
-                Some(sequence) => event_sounds::goldsrc_fired(sequence, from, self.frame),
+                // Played backwards (a step of a route), no event fires, as in the game.
+                Some(sequence) if !self.reverse => event_sounds::goldsrc_fired(sequence, from, self.frame),
+                Some(_) => Vec::new(),
                 None => Vec::new(),
             },
         };

@@ -8,16 +8,16 @@ impl AppState {
     /// Carries out a command on the open Source model; false for commands that are not
     /// about its pose (opening files, playing, the camera).
     pub(super) fn apply_source(&mut self, command: &Command) -> bool {
+        if let Command::SelectSequence(goal) = *command
+            && self.source.is_some()
+        {
+            self.choose_sequence(goal);
+            self.evaluate();
+            return true;
+        }
         let Some(view) = self.source.as_deref_mut() else { return false };
         let doc = &mut view.doc;
         match *command {
-            Command::SelectSequence(sequence) => {
-                if sequence < doc.num_sequences() {
-                    doc.select_sequence(sequence, self.settings.blend_transitions && self.playing);
-                    self.looping = doc.looping();
-                    self.event_log.clear();
-                }
-            }
             Command::SetCycle(cycle) => {
                 doc.cycle = if cycle.is_finite() { cycle.clamp(0.0, 1.0) } else { 0.0 }
             }

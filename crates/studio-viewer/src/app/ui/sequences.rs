@@ -184,6 +184,33 @@ fn playing_options(ui: &mut egui::Ui, state: &mut AppState, source: bool) {
     } else {
         "Blend from the sequence left into the one chosen over 0.2 s while playing, as the game does"
     });
+    ui.checkbox(&mut state.settings.transition_graph, "Through the transition graph").on_hover_text(
+        "While playing, a sequence chosen is reached as the game's monsters and NPCs reach it: first each \
+         sequence the model's transition graph puts between the two (entry and exit nodes), once, then \
+         the one chosen. Models without a graph go straight there",
+    );
+    if let Some(route) = &state.route {
+        let label = |i: usize| match state.source.as_deref() {
+            Some(view) => view.doc.evaluator.rig().label(i).unwrap_or_default().to_owned(),
+            None => state.model().sequences.get(i).map(|s| s.label.clone()).unwrap_or_default(),
+        };
+        let shown = match state.source.as_deref() {
+            Some(view) => (view.doc.sequence, view.doc.reverse),
+            None => (state.sequence, state.reverse),
+        };
+        let mut text = format!("On the way to {}: {}", label(route.goal), label(shown.0));
+        if shown.1 {
+            text.push_str(" (backwards)");
+        }
+        for &(step, backwards) in route.steps.iter().take(8) {
+            text.push_str(", then ");
+            text.push_str(&label(step));
+            if backwards {
+                text.push_str(" (backwards)");
+            }
+        }
+        ui.label(RichText::new(text).weak());
+    }
     ui.checkbox(&mut state.settings.event_sounds, "Event sounds").on_hover_text(
         "Play the sounds of events as playback passes them: Half-Life's 5004, 1004 and 1008 waves below \
          sound/, Source's sound events through the game's sound scripts (unchecked: muted)",
