@@ -13,6 +13,7 @@ pub mod demo;
 pub mod event_sounds;
 pub mod export;
 pub mod flex_groups;
+pub mod frame_drawer;
 pub mod installs;
 pub mod materials;
 pub mod model_files;

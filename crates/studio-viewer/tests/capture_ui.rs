@@ -85,3 +85,40 @@ fn a_capture_runs_on_its_thread_and_a_cancelled_one_writes_nothing() {
     assert!(said.contains("cancelled"), "{said}");
     assert!(!never.exists());
 }
+
+#[test]
+fn a_capture_records_the_layers_over_the_sequence() {
+    if studio_render::GpuContext::headless().is_err() && std::env::var_os("CI").is_none() {
+        eprintln!("note: no graphics adapter; skipping");
+        return;
+    }
+    let mut h = common::harness(1400.0, 1000.0);
+    let model = h.state().state.model().clone();
+    let find = |label: &str| model.sequences.iter().position(|s| s.label == label).unwrap();
+    let (walk, attack) = (find("walk"), find("attack"));
+    h.state_mut().state.apply(Command::SelectSequence(walk));
+    h.state_mut().state.playing = false;
+    let mut settings = studio_viewer::app::capture_job::CaptureSettings::default();
+    (settings.size, settings.fps, settings.length) = ((96, 96), 10.0, CaptureLength::Seconds(0.1));
+    h.state_mut().state.capture_window = Some(settings);
+    let dir = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "capture-ui-layers");
+    let capture = |h: &mut Harness<'_, StudioApp>, name: &str| {
+        let folder = dir.join(name);
+        let mut out = folder.clone().into_os_string();
+        out.push("/");
+        h.state_mut().state.apply(Command::Capture(out.into()));
+        until_done(h);
+        let frames: Vec<_> = std::fs::read_dir(&folder).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(frames.len(), 1, "{name}: one frame");
+        std::fs::read(&frames[0]).unwrap()
+    };
+    let plain = capture(&mut h, "plain");
+    let mut layer = studio_viewer::app::state::layers::Layer::default();
+    (layer.sequence, layer.main_clock, layer.cycle) = (Some(attack), false, 0.5);
+    h.state_mut().state.apply(Command::SetLayer(0, layer));
+    h.run_steps(1);
+    let layered = capture(&mut h, "layered");
+    assert_ne!(plain, layered, "the attack layer changes the picture");
+    // The same again: a capture is a function of what is shown.
+    assert_eq!(layered, capture(&mut h, "layered-again"));
+}

@@ -100,10 +100,15 @@ fn an_attached_weapon_follows_the_hand_and_a_compared_model_stands_beside() {
     h.run_steps(1);
     let state = &h.state().state;
     assert_eq!(state.extras.second.as_ref().unwrap().bones()[0], state.pose.bones[head]);
+    // A capture records the weapon too.
+    let captured = common::capture_frame(&mut h, &dir.join("capture-attached"), 128);
 
     h.state_mut().state.apply(Command::RemoveSecond);
     h.run_steps(2);
     assert!(h.state().state.extras.second.is_none());
+    let alone = common::capture_frame(&mut h, &dir.join("capture-alone"), 128);
+    let changed = captured.chunks_exact(4).zip(alone.chunks_exact(4)).filter(|(a, b)| a != b).count();
+    assert!(changed > 20, "{changed} pixels of the capture show the weapon");
 
     // A copy of the demo model beside it, playing the sequence of the same name.
     let copy = dir.join("critter_copy.mdl");
@@ -174,8 +179,17 @@ fn a_flash_event_shows_its_sprite_on_its_frame() {
         .count();
     // Frame 0 and 5 differ in pose too, but only the flash adds green.
     assert!(greener > 50, "{greener} pixels turned green");
-    // Turned off: no flash.
+    // A capture from frame 0 records the flash on its first frame.
+    let with = common::capture_frame(&mut h, &dir.join("capture-flash"), 160);
+    // Turned off: no flash, in the viewport or a capture.
     h.state_mut().state.apply(Command::SetMuzzleFlashes(false));
     h.run_steps(1);
     assert!(h.state().state.extras.flashes.is_empty());
+    let without = common::capture_frame(&mut h, &dir.join("capture-plain"), 160);
+    let greener = without
+        .chunks_exact(4)
+        .zip(with.chunks_exact(4))
+        .filter(|(p, f)| i32::from(f[1]) - i32::from(p[1]) > 60 && f[0] <= p[0].saturating_add(8))
+        .count();
+    assert!(greener > 10, "{greener} pixels of the capture turned green");
 }

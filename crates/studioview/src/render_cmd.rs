@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use studio_document::frame_drawer::FrameDrawer;
 use studio_document::muzzle_flash::{self, FlashSprites, MuzzleFlash};
 use studio_document::second_model::SecondModel;
 use studio_pose::{Pose, PoseEvaluator};
-use studio_render::{Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderOptions, Renderer, Scene};
+use studio_render::{Camera, RenderOptions};
 
 /// What `render` was asked for.
 pub struct RenderArgs {
@@ -353,7 +354,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let render = studio_render::goldsrc::coloured_render_model(&model, args.shown.colours());
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
     let mut attached = load_attached(args, &names)?;
-    let mut drawer = Drawer::new(args, &render, &camera, &attached)?;
+    let mut drawer = drawer(args, &render, &camera, &attached)?;
     let Some(count) = args.frames else {
         pose_attached(&mut attached, 0.0, &pose.bones)?;
         let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
@@ -362,7 +363,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
             Some(seq) => muzzle_flash::flashes_fired(seq, sequence, None, frame, 0),
             None => Vec::new(),
         };
-        let image = drawer.image(main, &camera, &attached, &flashes)?;
+        let image = draw(&mut drawer, main, &camera, &attached, &flashes)?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played from the frame asked for, at its own rate.
@@ -388,7 +389,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         }
         pose_attached(&mut attached, i as f32 / fps, &pose.bones)?;
         let main = studio_render::goldsrc::frame_pose(&model, &pose, Some(sequence));
-        images.push(drawer.image(main, &camera, &attached, &flashes)?);
+        images.push(draw(&mut drawer, main, &camera, &attached, &flashes)?);
     }
     write_animation(args, &images, fps)
 }
@@ -467,10 +468,10 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
     let model = doc.model.clone();
     let names: Vec<&str> = model.bones.iter().map(|b| b.name.as_str()).collect();
     let mut attached = load_attached(args, &names)?;
-    let mut drawer = Drawer::new(args, &render, &camera, &attached)?;
+    let mut drawer = drawer(args, &render, &camera, &attached)?;
     let Some(count) = args.frames else {
         pose_attached(&mut attached, 0.0, &doc.frame.bones)?;
-        let image = drawer.image(doc.frame.frame_pose(), &camera, &attached, &[])?;
+        let image = draw(&mut drawer, doc.frame.frame_pose(), &camera, &attached, &[])?;
         return studio_document::png_file::write_png(&args.out, &image);
     };
     // An animation: the sequence played on from the cycle asked for, looping as it loops.
@@ -484,7 +485,7 @@ fn render_source(args: &RenderArgs, mut doc: studio_document::source_doc::Source
             doc.update_face(args.shown.body, camera.eye());
         }
         pose_attached(&mut attached, i as f32 / fps, &doc.frame.bones)?;
-        images.push(drawer.image(doc.frame.frame_pose(), &camera, &attached, &[])?);
+        images.push(draw(&mut drawer, doc.frame.frame_pose(), &camera, &attached, &[])?);
     }
     write_animation(args, &images, fps)
 }
@@ -518,135 +519,36 @@ fn pose_attached(
     attached.iter_mut().try_for_each(|a| a.pose(seconds, parent))
 }
 
-/// Draws frames of a model, and the models attached to it, offscreen with the options
-/// `render` was given.
-struct Drawer {
-    context: GpuContext,
-    renderer: Renderer,
-    gpu: studio_render::GpuModel,
-    target: OffscreenTarget,
-    options: RenderOptions,
-    transparent: bool,
-    /// Each attached model's renderer and upload.
-    extras: Vec<(Renderer, studio_render::GpuModel)>,
-    /// How attached models are drawn: as the model, without overlays.
-    extra_options: RenderOptions,
-    /// The muzzle flash sprites (`--muzzle-flashes`), and the renderers drawing them.
-    flashes: Option<(FlashSprites, studio_render::sprite::SpriteRenderers)>,
-    /// Flash sprites already said to be missing.
-    flash_notes: [bool; 3],
+/// The drawer of `render`'s pictures: the options `render` was given, the attached models, and
+/// the flash sprites when `--muzzle-flashes` asked for them.
+fn drawer(
+    args: &RenderArgs,
+    model: &studio_render::RenderModel,
+    camera: &Camera,
+    attached: &[SecondModel],
+) -> Result<FrameDrawer, String> {
+    let mut options = options_from_show(&args.show)?;
+    options.overlay.grid &= camera.shows_ground() && !args.transparent;
+    options.light = args.light.light();
+    options.body = args.shown.body;
+    options.skin = args.shown.skin;
+    options.lod = args.shown.lod;
+    let attached: Vec<&studio_render::RenderModel> = attached.iter().map(|a| &a.render).collect();
+    let flashes = args.muzzle_flashes.then(|| FlashSprites::new(args.model.as_deref(), &args.shown.game));
+    FrameDrawer::new(model, options, args.size, args.transparent, &attached, flashes)
 }
 
-impl Drawer {
-    fn new(
-        args: &RenderArgs,
-        model: &studio_render::RenderModel,
-        camera: &Camera,
-        attached: &[SecondModel],
-    ) -> Result<Self, String> {
-        let mut options = options_from_show(&args.show)?;
-        options.overlay.grid &= camera.shows_ground() && !args.transparent;
-        options.light = args.light.light();
-        options.body = args.shown.body;
-        options.skin = args.shown.skin;
-        options.lod = args.shown.lod;
-        let context = GpuContext::headless().map_err(|e| e.to_string())?;
-        let samples = context.sample_count(OFFSCREEN_FORMAT);
-        let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-        let gpu = renderer.upload(model);
-        let target = OffscreenTarget::new(&context, args.size.0, args.size.1, samples);
-        let extras = attached
-            .iter()
-            .map(|a| {
-                let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-                let gpu = renderer.upload(&a.render);
-                (renderer, gpu)
-            })
-            .collect();
-        let extra_options =
-            RenderOptions { overlay: Default::default(), body: 0, skin: 0, lod: 0, ..options };
-        Ok(Self {
-            context,
-            renderer,
-            gpu,
-            target,
-            options,
-            transparent: args.transparent,
-            extras,
-            extra_options,
-            flashes: args
-                .muzzle_flashes
-                .then(|| (FlashSprites::new(args.model.as_deref(), &args.shown.game), Default::default())),
-            flash_notes: [false; 3],
-        })
+/// Draws a frame, saying on stderr what could not be drawn.
+fn draw(
+    drawer: &mut FrameDrawer,
+    pose: studio_render::FramePose<'_>,
+    camera: &Camera,
+    attached: &[SecondModel],
+    flashes: &[MuzzleFlash],
+) -> Result<studio_render::RgbaImage, String> {
+    let image = drawer.image(pose, camera, attached, flashes);
+    for note in drawer.notes.drain(..) {
+        eprintln!("note: {note}");
     }
-
-    /// `pose` seen by `camera`, with the attached models in their poses and the muzzle
-    /// `flashes` fired on this frame (drawn when `--muzzle-flashes` asked for them).
-    fn image(
-        &mut self,
-        pose: studio_render::FramePose<'_>,
-        camera: &Camera,
-        attached: &[SecondModel],
-        flashes: &[MuzzleFlash],
-    ) -> Result<studio_render::RgbaImage, String> {
-        let scene = Scene { pose, camera, options: &self.options };
-        let mut extras: Vec<studio_render::ExtraModel<'_>> = self
-            .extras
-            .iter_mut()
-            .zip(attached)
-            .map(|((renderer, gpu), a)| studio_render::ExtraModel {
-                renderer,
-                gpu,
-                pose: a.frame_pose(),
-                options: &self.extra_options,
-            })
-            .collect();
-        // Each flash's sprite, bone and options.
-        let mut placed = Vec::new();
-        if let Some((sprites, _)) = self.flashes.as_mut() {
-            for flash in flashes {
-                match sprites.sprite(flash.sprite) {
-                    Ok(sprite) => {
-                        let view = camera.view_from_model();
-                        if let Some(bone) = muzzle_flash::flash_bone(flash, &sprite, pose.attachments, view) {
-                            let options = muzzle_flash::flash_options(flash, &sprite, &self.options);
-                            placed.push((flash.sprite, sprite, bone, options));
-                        }
-                    }
-                    Err(e) => {
-                        if !std::mem::replace(&mut self.flash_notes[flash.sprite.min(2)], true) {
-                            eprintln!("note: muzzle flash not drawn: {e}");
-                        }
-                    }
-                }
-            }
-        }
-        let draws: Vec<studio_render::sprite::SpriteDraw<'_>> = placed
-            .iter()
-            .map(|(key, _, bone, options)| studio_render::sprite::SpriteDraw {
-                key: *key,
-                pose: studio_render::sprite::frame_pose(bone),
-                options: *options,
-            })
-            .collect();
-        if let Some((_, renderers)) = self.flashes.as_mut() {
-            let format = (self.renderer.format, self.renderer.sample_count);
-            let model = |key: usize| {
-                placed
-                    .iter()
-                    .find(|p| p.0 == key)
-                    .map(|p| muzzle_flash::flash_model(&p.1))
-                    .unwrap_or_default()
-            };
-            extras.extend(renderers.extras(&self.context, format, &draws, model));
-        }
-        let (context, renderer, gpu, target) = (&self.context, &mut self.renderer, &self.gpu, &self.target);
-        let image = if self.transparent {
-            studio_render::render_image_transparent_with(context, renderer, gpu, target, &scene, &mut extras)
-        } else {
-            studio_render::render_image_with(context, renderer, gpu, target, &scene, &mut extras)
-        };
-        image.map_err(|e| e.to_string())
-    }
+    image
 }

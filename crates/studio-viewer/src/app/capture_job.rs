@@ -3,19 +3,23 @@
 //! the window keeps drawing; a progress bar, and Cancel.
 //!
 //! What is recorded is what the viewport shows when the capture starts: the model (edits
-//! included), its sequence played on from the current frame or cycle, the camera, the display
-//! choices and overlays, at the size and rate asked for.
+//! included), its sequence played on from the current frame or cycle with its layers, the
+//! second model attached or beside it (read again on the thread) playing with it, Half-Life's
+//! muzzle flashes on the frames that fire them, the camera, the display choices and overlays,
+//! at the size and rate asked for (studio-document's `FrameDrawer`, as `render` draws).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+use studio_document::frame_drawer::FrameDrawer;
+use studio_document::muzzle_flash::{self, FlashSprites};
+use studio_document::second_model::{Placement, SecondModel};
 use studio_pose::{Pose, PoseEvaluator, PoseRequest};
-use studio_render::{
-    Camera, GpuContext, OFFSCREEN_FORMAT, OffscreenTarget, RenderModel, RenderOptions, Renderer, RgbaImage,
-    Scene,
-};
+
+use crate::app::state::layers::{Layer, MAX_LAYERS, layer_overlay};
+use studio_render::{Camera, RenderModel, RenderOptions, RgbaImage};
 
 /// How long a capture runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,6 +60,8 @@ pub enum Poser {
         model: Arc<studio_model::Model>,
         /// The pose at the start (its frame moves on).
         request: PoseRequest,
+        /// The layers mixed over it.
+        layers: [Layer; MAX_LAYERS],
     },
     /// A Source model, as its document shows it at the start.
     Source(Box<studio_document::source_doc::SourceDoc>),
@@ -65,7 +71,7 @@ impl Poser {
     /// Seconds in one loop of the shown sequence (at least a frame).
     pub fn loop_seconds(&mut self) -> f32 {
         let seconds = match self {
-            Poser::Gold { model, request } => model
+            Poser::Gold { model, request, .. } => model
                 .sequences
                 .get(request.sequence)
                 .map_or(0.0, |s| (s.num_frames.saturating_sub(1)) as f32 / s.fps.max(f32::MIN_POSITIVE)),
@@ -105,6 +111,40 @@ pub struct CaptureScene {
     pub camera: Camera,
     /// What is drawn.
     pub options: RenderOptions,
+    /// The second model shown with it, read again on the thread.
+    pub second: Option<SecondRecipe>,
+    /// The flash sprites, when muzzle flashes are drawn (Half-Life models).
+    pub flashes: Option<FlashSprites>,
+}
+
+/// How to read the second model again as the viewer shows it.
+pub struct SecondRecipe {
+    /// Its file.
+    pub path: PathBuf,
+    /// The open model's bone names it is merged onto (attached).
+    pub parent: Vec<String>,
+    /// The game folders it was read with.
+    pub games: Vec<PathBuf>,
+    /// Where it is.
+    pub placement: Placement,
+    /// The open model's sequence, whose namesake it plays beside it.
+    pub sequence: String,
+}
+
+impl SecondRecipe {
+    /// The second model, read again.
+    fn load(&self) -> Result<SecondModel, String> {
+        let names: Vec<&str> = match self.placement {
+            Placement::Attached => self.parent.iter().map(String::as_str).collect(),
+            Placement::Beside(_) => Vec::new(),
+        };
+        let mut second = SecondModel::attach(&self.path, &names, &self.games)?;
+        second.placement = self.placement;
+        if matches!(self.placement, Placement::Beside(_)) {
+            second.select_sequence(&self.sequence);
+        }
+        Ok(second)
+    }
 }
 
 impl CaptureJob {
@@ -159,41 +199,54 @@ fn record(
 ) -> Result<CaptureDone, String> {
     let started = std::time::Instant::now();
     studio_document::animation_file::check_frame_budget(frames, settings.size.0, settings.size.1)?;
-    let context = GpuContext::headless().map_err(|e| e.to_string())?;
-    let samples = context.sample_count(OFFSCREEN_FORMAT);
-    let mut renderer = Renderer::new(&context, OFFSCREEN_FORMAT, samples);
-    let gpu = renderer.upload(&scene.model);
-    let target = OffscreenTarget::new(&context, settings.size.0, settings.size.1, samples);
     let mut options = scene.options;
     options.overlay.grid &= !settings.transparent;
+    let mut second = scene.second.as_ref().map(SecondRecipe::load).transpose()?;
+    let renders: Vec<&RenderModel> = second.iter().map(|s| &s.render).collect();
+    let mut drawer = FrameDrawer::new(
+        &scene.model,
+        options,
+        settings.size,
+        settings.transparent,
+        &renders,
+        scene.flashes,
+    )?;
     let mut images: Vec<RgbaImage> = Vec::with_capacity(frames as usize);
     let dt = 1.0 / settings.fps;
-    let draw = |renderer: &mut Renderer, pose: studio_render::FramePose<'_>| {
-        let scene = Scene { pose, camera: &scene.camera, options: &options };
-        let image = if settings.transparent {
-            studio_render::render_image_transparent(&context, renderer, &gpu, &target, &scene)
-        } else {
-            studio_render::render_image(&context, renderer, &gpu, &target, &scene)
-        };
-        image.map_err(|e| e.to_string())
-    };
+    let camera = scene.camera;
     match poser {
-        Poser::Gold { model, request } => {
+        Poser::Gold { model, request, layers } => {
             let mut evaluator = PoseEvaluator::new(model.clone());
+            let mut overlays = Vec::with_capacity(MAX_LAYERS);
             let mut pose = Pose::new(model);
             let sequence = model.sequences.get(request.sequence);
             let start = f64::from(request.frame);
+            // The frame drawn before (none before the first) and the loops played, for flashes.
+            let (mut before, mut loops, mut flashes) = (None::<f32>, 0u64, Vec::new());
             for i in 0..frames {
                 if cancel.load(Ordering::Relaxed) {
                     return Err("cancelled".to_owned());
                 }
+                let mut seconds = 0.0;
                 if let Some(seq) = sequence {
                     let played = start + f64::from(i) * f64::from(dt) * f64::from(seq.fps);
                     request.frame = studio_pose::playback::normalize_frame(seq, played);
-                    evaluator.evaluate(request, &mut pose).map_err(|e| e.to_string())?;
+                    overlays.clear();
+                    overlays.extend(layers.iter().filter_map(|l| layer_overlay(model, request, l)));
+                    evaluator.evaluate_overlaid(request, &overlays, &mut pose).map_err(|e| e.to_string())?;
+                    loops += u64::from(before.is_some_and(|b| request.frame < b));
+                    flashes =
+                        muzzle_flash::flashes_fired(seq, request.sequence, before, request.frame, loops);
+                    before = Some(request.frame);
+                    if seq.fps.is_finite() && seq.fps > 0.0 {
+                        seconds = request.frame / seq.fps;
+                    }
+                }
+                if let Some(second) = second.as_mut() {
+                    second.pose(seconds, &pose.bones)?;
                 }
                 let frame = studio_render::goldsrc::frame_pose(model, &pose, Some(request.sequence));
-                images.push(draw(&mut renderer, frame)?);
+                images.push(drawer.image(frame, &camera, second.as_slice(), &flashes)?);
                 done.store(i + 1, Ordering::Relaxed);
             }
         }
@@ -206,9 +259,12 @@ fn record(
                 }
                 if i > 0 {
                     doc.advance(dt, 1.0, &mut events, looping);
-                    doc.update_face(options.body, scene.camera.eye());
+                    doc.update_face(options.body, camera.eye());
                 }
-                images.push(draw(&mut renderer, doc.frame.frame_pose())?);
+                if let Some(second) = second.as_mut() {
+                    second.pose(doc.clock, &doc.frame.bones)?;
+                }
+                images.push(drawer.image(doc.frame.frame_pose(), &camera, second.as_slice(), &[])?);
                 done.store(i + 1, Ordering::Relaxed);
             }
         }

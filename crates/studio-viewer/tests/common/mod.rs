@@ -50,3 +50,25 @@ pub fn tab(h: &Harness<'_, StudioApp>, name: &str) {
         .expect("the tab")
         .click();
 }
+
+/// Captures one frame of what the viewport shows (File ▸ Capture animation… into a folder of PNG
+/// frames, `size` square) and reads it back as RGBA pixels.
+#[allow(dead_code)] // Not every test file that shares this module captures.
+pub fn capture_frame(h: &mut Harness<'_, StudioApp>, folder: &Path, size: u32) -> Vec<u8> {
+    use studio_viewer::app::capture_job::{CaptureLength, CaptureSettings};
+    let mut settings = CaptureSettings::default();
+    (settings.size, settings.fps, settings.length) = ((size, size), 10.0, CaptureLength::Seconds(0.1));
+    h.state_mut().state.capture_window = Some(settings);
+    let mut out = folder.to_path_buf().into_os_string();
+    out.push("/");
+    h.state_mut().state.apply(studio_viewer::app::command::Command::Capture(out.into()));
+    let started = std::time::Instant::now();
+    while h.state().state.capturing.is_some() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the capture did not end");
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let frames: Vec<PathBuf> = std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(frames.len(), 1, "{}: one frame", folder.display());
+    studio_testing::png_image::read_png(&frames[0]).2
+}

@@ -94,7 +94,8 @@ impl AppState {
     /// Starts recording the viewport into `path` with the capture window's choices (File ▸
     /// Capture animation…).
     pub(super) fn start_capture(&mut self, path: PathBuf) {
-        use crate::app::capture_job::{CaptureJob, CaptureScene, Poser};
+        use crate::app::capture_job::{CaptureJob, CaptureScene, Poser, SecondRecipe};
+        use studio_document::muzzle_flash::FlashSprites;
         if let Some(job) = &self.capturing {
             let busy = format!("a capture into {} is still running", job.path.display());
             return self.say(Level::Warning, busy);
@@ -122,6 +123,7 @@ impl AppState {
                 copy.clock = doc.clock;
                 copy.flex = doc.flex.clone();
                 copy.eye_target = doc.eye_target;
+                copy.layers = doc.layers.clone();
                 copy.evaluate();
                 Poser::Source(Box::new(copy))
             }
@@ -133,10 +135,26 @@ impl AppState {
                     blend: self.blend,
                     controllers: self.controller_bytes(),
                 },
+                layers: self.layers,
             },
         };
-        let scene =
-            CaptureScene { model: self.render_model(), camera: self.camera, options: self.render_options() };
+        let second = self.extras.second.as_ref().map(|second| {
+            let parent = self.bone_names().iter().map(|(n, _)| (*n).to_owned()).collect();
+            let sequence = match self.source.as_deref() {
+                Some(view) => {
+                    view.doc.evaluator.rig().label(view.doc.sequence).unwrap_or_default().to_owned()
+                }
+                None => {
+                    self.model().sequences.get(self.sequence).map(|s| s.label.clone()).unwrap_or_default()
+                }
+            };
+            let games = self.settings.game_folders.clone();
+            SecondRecipe { path: second.path.clone(), parent, games, placement: second.placement, sequence }
+        });
+        let flashes = (self.settings.muzzle_flashes && self.source.is_none())
+            .then(|| FlashSprites::new(self.loaded.path.as_deref(), &self.settings.game_folders));
+        let (model, camera, options) = (self.render_model(), self.camera, self.render_options());
+        let scene = CaptureScene { model, camera, options, second, flashes };
         let job = CaptureJob::start(path, settings, scene, poser);
         self.say(Level::Info, format!("capturing {} frames into {}…", job.frames, job.path.display()));
         self.capturing = Some(job);

@@ -38,13 +38,22 @@ pub struct Transition {
     pub elapsed: f32,
 }
 
-impl AppState {
-    /// The shown sequence's cycle, 0 to 1.
-    fn main_cycle(&self) -> f32 {
-        let frames = self.model().sequences.get(self.sequence).map_or(1, |s| s.frames());
-        if frames > 1 { (self.frame / (frames - 1) as f32).clamp(0.0, 1.0) } else { 0.0 }
-    }
+/// `layer` of a Half-Life `model` as an overlay of the pose `main`: at the main sequence's cycle
+/// when it follows the main clock, else at its own; `None` for an empty slot.
+pub fn layer_overlay(model: &studio_model::Model, main: &PoseRequest, layer: &Layer) -> Option<Overlay> {
+    let sequence = layer.sequence?;
+    let seq = model.sequences.get(sequence)?;
+    let at = if layer.main_clock {
+        let frames = model.sequences.get(main.sequence).map_or(1, |s| s.frames());
+        if frames > 1 { (main.frame / (frames - 1) as f32).clamp(0.0, 1.0) } else { 0.0 }
+    } else {
+        layer.cycle.clamp(0.0, 1.0)
+    };
+    let frame = at * seq.frames().saturating_sub(1) as f32;
+    Some(Overlay { request: PoseRequest { sequence, frame, ..*main }, weight: layer.weight.clamp(0.0, 1.0) })
+}
 
+impl AppState {
     /// The overlays of the pose: the sequence being left, then each layer in order. At most five,
     /// in a fixed array (nothing allocated a frame).
     pub(super) fn overlays(&self) -> ([Overlay; 1 + MAX_LAYERS], usize) {
@@ -54,16 +63,17 @@ impl AppState {
             out[count] = Overlay { request: t.from, weight: transition_weight(t.elapsed) };
             count += 1;
         }
-        let controllers = self.controller_bytes();
-        let cycle = self.main_cycle();
+        let main = PoseRequest {
+            sequence: self.sequence,
+            frame: self.frame,
+            blend: self.blend,
+            controllers: self.controller_bytes(),
+        };
         for layer in &self.layers {
-            let Some(sequence) = layer.sequence else { continue };
-            let Some(seq) = self.model().sequences.get(sequence) else { continue };
-            let at = if layer.main_clock { cycle } else { layer.cycle.clamp(0.0, 1.0) };
-            let frame = at * seq.frames().saturating_sub(1) as f32;
-            let request = PoseRequest { sequence, frame, blend: self.blend, controllers };
-            out[count] = Overlay { request, weight: layer.weight.clamp(0.0, 1.0) };
-            count += 1;
+            if let Some(overlay) = layer_overlay(self.model(), &main, layer) {
+                out[count] = overlay;
+                count += 1;
+            }
         }
         (out, count)
     }
