@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use studio_archive::GameFolders;
+use studio_sound::sentences::Sentences;
 use studio_sound::{Decoded, SoundName, SoundScripts};
 
 /// A sound an event fires.
@@ -50,6 +51,8 @@ pub struct EventSounds {
     source: bool,
     folders: Option<GameFolders>,
     scripts: Option<SoundScripts>,
+    /// Half-Life's sentences, read when first spoken (or why they cannot be).
+    sentences: Option<Result<Sentences, String>>,
     /// Each name looked for: the sound, or why there is none.
     cache: Vec<(SoundName, Result<Arc<Decoded>, String>)>,
     /// Counts sounds fired, choosing among a script entry's random waves.
@@ -88,11 +91,20 @@ impl EventSounds {
             None
         };
         self.fired = self.fired.wrapping_add(1);
-        let found = studio_sound::find_sound(name, folders, scripts, self.fired)
-            .and_then(|f| studio_sound::decode(&f.bytes, &f.origin))
-            .map(Arc::new);
-        // A script entry with random waves is looked up afresh each time.
-        let random = matches!(name, SoundName::Script(_));
+        let found = match name {
+            SoundName::Sentence(options) => {
+                match self.sentences.get_or_insert_with(|| Sentences::load(folders)) {
+                    Ok(sentences) => studio_sound::speak_sentence(options, folders, sentences, self.fired),
+                    Err(e) => Err(format!("{options}: a sentence, and {e}")),
+                }
+            }
+            _ => studio_sound::find_sound(name, folders, scripts, self.fired)
+                .and_then(|f| studio_sound::decode(&f.bytes, &f.origin)),
+        }
+        .map(Arc::new);
+        // A script entry with random waves, or a sentence group, is looked up afresh each time.
+        let random = matches!(name, SoundName::Script(_))
+            || matches!(name, SoundName::Sentence(s) if !s.trim_start().starts_with('!'));
         if !random && self.cache.len() < MAX_CACHED {
             self.cache.push((name.clone(), found.clone()));
         }
@@ -200,5 +212,41 @@ mod tests {
         assert_eq!((reload.rate.get(), reload.samples.len(), reload.looped), (44100, 9, false));
         let e = missing.unwrap_err();
         assert!(e.contains("Missing.Entry: not in the game's 1 sound script files"), "{e}");
+    }
+
+    #[test]
+    fn a_sentence_event_speaks_its_words_from_the_games_vox_folder() {
+        let dir = std::env::temp_dir().join(format!("studioview-sentences-{}", std::process::id()));
+        let game = dir.join("valve");
+        std::fs::create_dir_all(game.join("models")).unwrap();
+        std::fs::create_dir_all(game.join("sound/hgrunt")).unwrap();
+        std::fs::write(game.join("liblist.gam"), "game \"Half-Life\"\n").unwrap();
+        std::fs::write(
+            game.join("sound/sentences.txt"),
+            "// test\nHG_GO0 hgrunt/go(p200) move\nHG_GO1 hgrunt/move\nHG_LOST0 hgrunt/lost\n",
+        )
+        .unwrap();
+        for (word, value) in [("go", 1000i16), ("move", -2000)] {
+            let wave = studio_sound::wave::pcm16(11025, &[value; 100], false);
+            std::fs::write(game.join(format!("sound/hgrunt/{word}.wav")), wave).unwrap();
+        }
+        // Event 1005 naming a sentence, and one naming a group.
+        let name = studio_sound::goldsrc_sound(1005, "!HG_GO0").unwrap();
+        let group = studio_sound::goldsrc_sound(1009, "HG_GO").unwrap();
+        let lost = studio_sound::goldsrc_sound(1005, "!HG_LOST0").unwrap();
+        let mut sounds = EventSounds::new(Some(&game.join("models/hgrunt.mdl")), &[], false);
+        let spoken = sounds.sound(&name);
+        let chosen = sounds.sound(&group);
+        let missing = sounds.sound(&lost);
+        std::fs::remove_dir_all(&dir).ok();
+        // "go" an octave up (50 samples), then "move" (100).
+        let spoken = spoken.unwrap();
+        assert_eq!((spoken.rate.get(), spoken.samples.len()), (11025, 150));
+        assert!((spoken.samples[10] - 1000.0 / 32768.0).abs() < 1e-3);
+        assert!((spoken.samples[120] + 2000.0 / 32768.0).abs() < 1e-3);
+        // One of HG_GO0 and HG_GO1.
+        assert!([150, 100].contains(&chosen.unwrap().samples.len()));
+        let e = missing.unwrap_err();
+        assert!(e.contains("HG_LOST0: word sound/hgrunt/lost.wav not found; looked in"), "{e}");
     }
 }

@@ -4,7 +4,7 @@
 //! (`pfnPlaySoundByNameAtLocation`, a path below `sound/`); the server's
 //! `CBaseMonster::HandleAnimEvent` plays **1004** (`SCRIPT_EVENT_SOUND`, on `CHAN_BODY`) and
 //! **1008** (`SCRIPT_EVENT_SOUND_VOICE`, on `CHAN_VOICE`) the same way, and **1005**/**1009**
-//! speak a sentence (`sentences.txt`), which is named here but not played.
+//! speak a sentence (`sentences.txt`: a sentence as `!NAME`, else a group; [`crate::sentences`]).
 //!
 //! Source (Source SDK `eventlist.h`, `c_baseanimating.cpp`): **5004** (`CL_EVENT_SOUND`,
 //! named `AE_CL_PLAYSOUND` in new-style events) and the script events 1004 and 1008 call

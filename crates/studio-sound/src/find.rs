@@ -29,7 +29,7 @@ pub fn find_sound(
     let wave = match name {
         SoundName::Wave(wave) => bare_wave(wave),
         SoundName::Sentence(sentence) => {
-            return Err(format!("{sentence}: a sentence (sentences.txt), which is not played"));
+            return Err(format!("{sentence}: a sentence, spoken by speak_sentence"));
         }
         SoundName::Script(entry) => {
             let Some(scripts) = scripts else {
@@ -61,4 +61,32 @@ pub fn find_sound(
         None if tried.is_empty() => Err(format!("{relative}: no game folder to look in")),
         None => Err(format!("{relative} not found; looked in {}", tried.join(", "))),
     }
+}
+
+/// Sentence (or sentence group) `options` of `sentences` spoken: each word's wave found in
+/// `folders` and decoded, joined as the engine plays them; a group's sentence chosen by
+/// `choice`. A word that cannot be found or decoded ends it with an error naming it (and every
+/// place tried), as the engine's sentence stops at a word it cannot load.
+pub fn speak_sentence(
+    options: &str,
+    folders: &GameFolders,
+    sentences: &crate::sentences::Sentences,
+    choice: u64,
+) -> Result<crate::decode::Decoded, String> {
+    let (name, text) = sentences.choose(options, choice)?;
+    let mut spoken = Vec::new();
+    for word in crate::sentences::words(text) {
+        let relative = format!("sound/{}", word.wave);
+        let mut tried = Vec::new();
+        let found = match folders.find(&relative, &mut tried)? {
+            Some(found) => found,
+            None => {
+                return Err(format!("{name}: word {relative} not found; looked in {}", tried.join(", ")));
+            }
+        };
+        let decoded = crate::decode::decode(&found.bytes, &found.origin.display().to_string())
+            .map_err(|e| format!("{name}: {e}"))?;
+        spoken.push((word, decoded));
+    }
+    crate::sentences::speak(&spoken).ok_or_else(|| format!("{name}: a sentence without words"))
 }

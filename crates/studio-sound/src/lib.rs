@@ -5,6 +5,8 @@
 //!   and the script sound events, naming an entry of the game's sound scripts.
 //! - [`scripts`]: Source's sound scripts, from `scripts/game_sounds_manifest.txt` and the files
 //!   it names, in the game's search path.
+//! - [`sentences`]: Half-Life's sentences (`sound/sentences.txt`): a sentence or group named
+//!   by events 1005 and 1009, its words and their parameters, spoken one word after another.
 //! - [`wave`]: a WAV file's chunks, read without trusting it: whether it loops (a `cue `
 //!   chunk, as the engines' `S_LoadSound` decides).
 //! - [`decode`]: a sound file decoded to samples, bounded and wrapped.
@@ -20,10 +22,11 @@ pub mod events;
 pub mod find;
 pub mod player;
 pub mod scripts;
+pub mod sentences;
 pub mod wave;
 
 pub use decode::{Decoded, decode};
 pub use events::{SoundName, goldsrc_sound, source_sound};
-pub use find::{FoundSound, find_sound};
+pub use find::{FoundSound, find_sound, speak_sentence};
 pub use player::Player;
 pub use scripts::SoundScripts;

@@ -1,7 +1,7 @@
 //! Sound files that do not trust their bytes: a WAV's chunks (every cut and 20,000 mutations,
 //! each error naming its place, nothing panicking or allocating out of proportion), and the
 //! wrapped decoder on the same cuts and mutations (an error naming the file, never a panic),
-//! and sound scripts, KeyValues text cut anywhere.
+//! sound scripts, KeyValues text cut anywhere, and Half-Life sentences cut, mutated and spoken.
 
 use studio_sound::wave;
 
@@ -47,5 +47,41 @@ fn sound_scripts_cut_anywhere_are_read_or_reported() {
         scripts.finish();
         assert!(scripts.len() <= 2);
         assert!(scripts.problems.iter().all(|p| p.starts_with("scripts/cut.txt")), "{:?}", scripts.problems);
+    }
+}
+
+#[test]
+fn sentences_cut_and_mutated_are_read_and_spoken_without_panicking() {
+    use studio_sound::sentences::{self, Sentences, Word};
+    let text = b"// sentences\nHG_ALERT0 hgrunt/alert! go(p110) ahead, move.\nHG_ALERT1 (v80s10e90) clik(p250e5s99) target\n\
+        BA_OK barney/ok(t30) (p) x() ((p90)) )( ,, .. /\n";
+    let mut rng = studio_testing::Rng::new(11);
+    let mut cases: Vec<Vec<u8>> = (0..text.len()).map(|n| text[..n].to_vec()).collect();
+    for _ in 0..2_000 {
+        let mut bytes = text.to_vec();
+        studio_testing::mutate(&mut rng, &mut bytes, (0, 0));
+        cases.push(bytes);
+    }
+    let tone = studio_sound::Decoded {
+        channels: std::num::NonZero::new(2).unwrap(),
+        rate: std::num::NonZero::new(8000).unwrap(),
+        samples: (0..400).map(|i| ((i % 7) as f32 - 3.0) / 3.0).collect(),
+        looped: false,
+    };
+    for bytes in cases {
+        let parsed = Sentences::parse(&String::from_utf8_lossy(&bytes));
+        assert!(parsed.entries.len() <= sentences::MAX_SENTENCES);
+        for (name, text) in &parsed.entries {
+            let words = sentences::words(text);
+            assert!(words.len() <= sentences::MAX_WORDS, "{name}");
+            let spoken: Vec<(Word, studio_sound::Decoded)> =
+                words.into_iter().map(|w| (w, tone.clone())).collect();
+            if let Some(s) = sentences::speak(&spoken) {
+                assert!(s.samples.len() <= studio_sound::decode::MAX_SAMPLES);
+                assert!(s.samples.iter().all(|v| v.is_finite() && v.abs() <= 1.0));
+            }
+        }
+        let _ = parsed.choose("HG_ALERT", 3);
+        let _ = parsed.choose("!BA_OK", 0);
     }
 }
