@@ -229,6 +229,17 @@ impl SourceDoc {
         })
     }
 
+    /// How fast the shown sequence moves the model, in units a second: its movement over a
+    /// whole cycle at its rate (`GetSequenceGroundSpeed`: `Studio_SeqMovement` from cycle 0 to
+    /// 1 over the sequence's duration), at the pose parameters of the last evaluation.
+    pub fn ground_speed(&self) -> f32 {
+        let rig = self.evaluator.rig();
+        let Some(seq) = rig.sequence(self.sequence) else { return 0.0 };
+        let at = |cycle| playback::sequence_movement(rig, seq, &self.normalised, cycle).0;
+        let speed = (at(1.0) - at(0.0)).length() * playback::cycle_rate(rig, seq, &self.normalised);
+        if speed.is_finite() { speed } else { 0.0 }
+    }
+
     /// Frames of the shown sequence: those of its first animation (1 without one).
     pub fn frames(&self) -> usize {
         let rig = self.evaluator.rig();

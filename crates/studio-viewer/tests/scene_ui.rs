@@ -37,6 +37,37 @@ fn the_bind_pose_replaces_the_sequences_pose_while_it_is_on() {
 }
 
 #[test]
+fn a_source_sequence_that_moves_shows_its_ground_speed() {
+    let Some(shared) = studio_testing::shared() else { return };
+    let mut h = common::harness(1400.0, 1000.0);
+    common::drop_file(&mut h, shared.join("fixtures/source/models/fixture/anim48.mdl"));
+    let doc = &h.state().state.source.as_deref().unwrap().doc;
+    let moving = (0..doc.num_sequences()).find(|&i| {
+        let mut probe = studio_document::source_doc::SourceDoc::new(
+            doc.model.as_ref().clone(),
+            doc.path.clone(),
+            Vec::new(),
+        );
+        probe.select_sequence(i, false);
+        probe.evaluate();
+        probe.ground_speed() > 0.0
+    });
+    let Some(moving) = moving else { panic!("the fixture has a sequence with movement") };
+    h.state_mut().state.playing = false;
+    h.state_mut().state.apply(studio_viewer::app::command::Command::SelectSequence(moving));
+    h.run_steps(2);
+    let doc = &h.state().state.source.as_deref().unwrap().doc;
+    let expected = format!("ground speed {:.1} units/s", doc.ground_speed());
+    assert!(expected != "ground speed 0.0 units/s");
+    h.get_by_label(&expected);
+    // A sequence standing still shows none.
+    h.state_mut().state.apply(studio_viewer::app::command::Command::SelectSequence(0));
+    h.run_steps(2);
+    assert_eq!(h.state().state.source.as_deref().unwrap().doc.ground_speed(), 0.0);
+    assert!(h.query_by_label(&expected).is_none());
+}
+
+#[test]
 fn a_layer_chosen_in_the_panel_mixes_over_the_pose_and_a_new_sequence_blends_in() {
     use studio_pose::{Overlay, Pose, PoseEvaluator, PoseRequest};
     use studio_viewer::app::command::Command;

@@ -127,6 +127,10 @@ pub fn playback_ui(ui: &mut egui::Ui, state: &mut AppState, commands: &mut Comma
     }
     if let Some(view) = state.source.as_deref() {
         let loops = view.doc.looping();
+        let speed = view.doc.ground_speed();
+        if speed > 0.0 {
+            ui.label(format!("ground speed {speed:.1} units/s"));
+        }
         ui.horizontal(|ui| {
             ui.checkbox(&mut state.looping, "Loop");
             ui.label(
