@@ -401,12 +401,17 @@ impl StudioApp {
         for command in commands {
             self.state.apply(command);
         }
+        // A job that ends in this frame says so in panels already drawn: one more frame shows it.
+        let running = (self.state.decompiling.is_some(), self.state.capturing.is_some());
         if self.state.poll_decompile() {
             ui::decompile::progress(&ctx, &self.state);
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
         if self.state.poll_capture() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        if (running.0 && self.state.decompiling.is_none()) || (running.1 && self.state.capturing.is_none()) {
+            ctx.request_repaint();
         }
         if self.state.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
