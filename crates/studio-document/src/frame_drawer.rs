@@ -8,7 +8,7 @@ use studio_render::{
     Scene,
 };
 
-use crate::muzzle_flash::{FlashSprites, MuzzleFlash};
+use crate::muzzle_flash::{FlashSprites, MuzzleFlash, PlacedFlash, place_flashes, placed_model};
 use crate::second_model::SecondModel;
 
 /// Draws frames of a model offscreen, with the models attached to it or beside it and the
@@ -96,20 +96,12 @@ impl FrameDrawer {
                 options: &self.extra_options,
             })
             .collect();
-        // Each flash's sprite, bone and options.
-        let mut placed = Vec::new();
+        // Each flash's sprite (a missing one said once), then its bone and options.
+        let mut shown = Vec::new();
         if let Some((sprites, _)) = self.flashes.as_mut() {
             for flash in flashes {
                 match sprites.sprite(flash.sprite) {
-                    Ok(sprite) => {
-                        let view = camera.view_from_model();
-                        if let Some(bone) =
-                            crate::muzzle_flash::flash_bone(flash, &sprite, pose.attachments, view)
-                        {
-                            let options = crate::muzzle_flash::flash_options(flash, &sprite, &self.options);
-                            placed.push((flash.sprite, sprite, bone, options));
-                        }
-                    }
+                    Ok(sprite) => shown.push((*flash, sprite)),
                     Err(e) => {
                         if !std::mem::replace(&mut self.flash_notes[flash.sprite.min(2)], true) {
                             self.notes.push(format!("muzzle flash not drawn: {e}"));
@@ -118,23 +110,11 @@ impl FrameDrawer {
                 }
             }
         }
-        let draws: Vec<studio_render::sprite::SpriteDraw<'_>> = placed
-            .iter()
-            .map(|(key, _, bone, options)| studio_render::sprite::SpriteDraw {
-                key: *key,
-                pose: studio_render::sprite::frame_pose(bone),
-                options: *options,
-            })
-            .collect();
+        let placed = place_flashes(&shown, pose.attachments, camera.view_from_model(), &self.options);
+        let draws: Vec<_> = placed.iter().map(PlacedFlash::draw).collect();
         if let Some((_, renderers)) = self.flashes.as_mut() {
             let format = (self.renderer.format, self.renderer.sample_count);
-            let model = |key: usize| {
-                placed
-                    .iter()
-                    .find(|p| p.0 == key)
-                    .map(|p| crate::muzzle_flash::flash_model(&p.1))
-                    .unwrap_or_default()
-            };
+            let model = |key: usize| placed_model(&placed, key);
             extras.extend(renderers.extras(&self.context, format, &draws, model));
         }
         let (context, renderer, gpu, target) = (&self.context, &mut self.renderer, &self.gpu, &self.target);

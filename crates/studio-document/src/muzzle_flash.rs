@@ -249,6 +249,56 @@ pub fn flash_model(sprite: &Sprite) -> studio_render::RenderModel {
     studio_render::sprite::render_model(sprite, studio_render::Blend::Additive)
 }
 
+/// A flash placed for a frame: its sprite, the bone drawing it at its attachment and how.
+pub struct PlacedFlash {
+    /// Which of [`FLASH_SPRITES`] (the key the renderers keep its model under).
+    pub key: usize,
+    /// The sprite.
+    pub sprite: Arc<Sprite>,
+    /// The bone drawing it at its attachment, turned to the camera.
+    pub bone: [glam::Affine3A; 1],
+    /// How it is drawn.
+    pub options: studio_render::RenderOptions,
+}
+
+impl PlacedFlash {
+    /// What the sprite renderers draw.
+    pub fn draw(&self) -> studio_render::sprite::SpriteDraw<'_> {
+        studio_render::sprite::SpriteDraw {
+            key: self.key,
+            pose: studio_render::sprite::frame_pose(&self.bone),
+            options: self.options,
+        }
+    }
+}
+
+/// `flashes` (each with its sprite) placed at the model's `attachments` for a camera whose view
+/// is `view_from_model`, drawn within the scene's options `scene`; a flash whose attachment
+/// the model lacks is left out.
+pub fn place_flashes(
+    flashes: &[(MuzzleFlash, Arc<Sprite>)],
+    attachments: &[glam::Vec3A],
+    view_from_model: glam::Mat4,
+    scene: &studio_render::RenderOptions,
+) -> Vec<PlacedFlash> {
+    flashes
+        .iter()
+        .filter_map(|(flash, sprite)| {
+            Some(PlacedFlash {
+                key: flash.sprite,
+                sprite: Arc::clone(sprite),
+                bone: flash_bone(flash, sprite, attachments, view_from_model)?,
+                options: flash_options(flash, sprite, scene),
+            })
+        })
+        .collect()
+}
+
+/// The model of flash sprite `key` among `placed` (an empty one when none shows it).
+pub fn placed_model(placed: &[PlacedFlash], key: usize) -> studio_render::RenderModel {
+    placed.iter().find(|p| p.key == key).map(|p| flash_model(&p.sprite)).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,15 +48,23 @@ fn play_until(
     panic!("not reached in 10 s of playing");
 }
 
-#[test]
-fn a_half_life_model_goes_through_the_sequence_the_graph_puts_between() {
-    let Some(path) = groups_with_links("route-forward", (1, 2, 0)) else { return };
+/// The viewer showing the model at `path`, playing its first sequence (stand), reached
+/// without a route.
+fn playing_stand(path: PathBuf) -> egui_kittest::Harness<'static, studio_viewer::app::StudioApp> {
     let mut h = common::harness(1400.0, 1000.0);
     common::drop_file(&mut h, path);
     let state = &mut h.state_mut().state;
     state.playing = false;
     state.apply(Command::SelectSequence(0));
     state.playing = true;
+    h
+}
+
+#[test]
+fn a_half_life_model_goes_through_the_sequence_the_graph_puts_between() {
+    let Some(path) = groups_with_links("route-forward", (1, 2, 0)) else { return };
+    let mut h = playing_stand(path);
+    let state = &mut h.state_mut().state;
     assert!(state.settings.transition_graph, "on by default");
 
     // Stand → sit: by walk (node 1 → 2), then sit.
@@ -96,12 +104,8 @@ fn a_half_life_model_goes_through_the_sequence_the_graph_puts_between() {
 fn a_reversible_link_is_played_backwards() {
     // Walk stored from node 2 to node 1, reversible: from stand it is played backwards.
     let Some(path) = groups_with_links("route-backward", (2, 1, 1)) else { return };
-    let mut h = common::harness(1400.0, 1000.0);
-    common::drop_file(&mut h, path);
+    let mut h = playing_stand(path);
     let state = &mut h.state_mut().state;
-    state.playing = false;
-    state.apply(Command::SelectSequence(0));
-    state.playing = true;
     state.apply(Command::SelectSequence(2));
     let last = state.model().sequences[1].frames() as f32 - 1.0;
     assert_eq!((state.sequence, state.reverse, state.frame), (1, true, last), "walk from its end");

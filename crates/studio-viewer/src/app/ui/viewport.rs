@@ -402,21 +402,8 @@ fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot
     let pose = state.frame_pose();
     gpu.renderer.prepare(&mut encoder, gpu_model, &pose, clip, view, options);
     // Each flash's bone and options; then every extra model prepared by its own renderer.
-    let placed: Vec<_> = sprites
-        .iter()
-        .filter_map(|(flash, sprite)| {
-            let bone = muzzle_flash::flash_bone(flash, sprite, pose.attachments, view)?;
-            Some((flash.sprite, sprite, bone, muzzle_flash::flash_options(flash, sprite, options)))
-        })
-        .collect();
-    let draws: Vec<studio_render::sprite::SpriteDraw<'_>> = placed
-        .iter()
-        .map(|(key, _, bone, options)| studio_render::sprite::SpriteDraw {
-            key: *key,
-            pose: studio_render::sprite::frame_pose(bone),
-            options: *options,
-        })
-        .collect();
+    let placed = muzzle_flash::place_flashes(&sprites, pose.attachments, view, options);
+    let draws: Vec<_> = placed.iter().map(muzzle_flash::PlacedFlash::draw).collect();
     let second_options = RenderOptions { overlay: Default::default(), body: 0, skin: 0, lod: 0, ..*options };
     let mut extras = Vec::new();
     if let (Some((_, renderer, upload)), Some(second)) = (&mut gpu.second, &state.extras.second) {
@@ -428,9 +415,7 @@ fn draw(gpu: &mut Gpu, state: &mut AppState, options: &RenderOptions, screenshot
         });
     }
     let formats = (gpu.format, gpu.renderer.sample_count);
-    let model = |key: usize| {
-        placed.iter().find(|p| p.0 == key).map(|p| muzzle_flash::flash_model(p.1)).unwrap_or_default()
-    };
+    let model = |key: usize| muzzle_flash::placed_model(&placed, key);
     extras.extend(gpu.sprites.extras(&gpu.context, formats, &draws, model));
     for extra in &mut extras {
         extra.renderer.prepare(&mut encoder, extra.gpu, &extra.pose, clip, view, extra.options);
