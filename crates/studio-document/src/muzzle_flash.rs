@@ -206,6 +206,25 @@ pub fn flashes_fired(
         .collect()
 }
 
+/// The flashes of an animation drawn frame after frame (`render --frames`, a capture): the
+/// frame drawn before and the loops played, so each frame gets the flashes fired since the last.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlashPlayback {
+    before: Option<f32>,
+    loops: u64,
+}
+
+impl FlashPlayback {
+    /// The flashes sequence `index` (`sequence`) fires reaching frame `frame` from the frame
+    /// drawn before (the first frame: those on it); a frame below the one before starts a loop.
+    pub fn next(&mut self, sequence: &studio_model::Sequence, index: usize, frame: f32) -> Vec<MuzzleFlash> {
+        self.loops += u64::from(self.before.is_some_and(|b| frame < b));
+        let fired = flashes_fired(sequence, index, self.before, frame, self.loops);
+        self.before = Some(frame);
+        fired
+    }
+}
+
 /// The bone drawing `flash` (of sprite `sprite`) at its attachment among `attachments`, for a
 /// camera whose view is `view_from_model`; `None` when the model has no such attachment.
 pub fn flash_bone(

@@ -9,8 +9,6 @@ pub struct Player {
     sink: Option<rodio::MixerDeviceSink>,
     /// Why there is no output, once tried and failed.
     silent: Option<String>,
-    /// Sounds are not played.
-    pub muted: bool,
 }
 
 impl std::fmt::Debug for Player {
@@ -24,9 +22,6 @@ impl Player {
     /// the entity stops it). Returns why nothing is heard, the first time the output cannot be
     /// opened.
     pub fn play(&mut self, sound: &Decoded) -> Option<String> {
-        if self.muted {
-            return None;
-        }
         let first_failure = self.open();
         if let Some(sink) = &self.sink {
             let buffer = rodio::buffer::SamplesBuffer::new(sound.channels, sound.rate, sound.samples.clone());

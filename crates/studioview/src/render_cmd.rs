@@ -373,8 +373,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let start = args.pose.frame.unwrap_or(0.0);
     let mut request = args.pose.request(&model, sequence);
     let mut images = Vec::with_capacity(count as usize);
-    // The frame drawn before (none before the first) and the loops played, for the flashes.
-    let (mut before, mut loops) = (None::<f32>, 0u64);
+    let mut playback = muzzle_flash::FlashPlayback::default();
     let mut flashes = Vec::new();
     for i in 0..count {
         if let Some(seq) = seq {
@@ -382,9 +381,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
             request.frame = studio_pose::playback::normalize_frame(seq, played);
             pose_at(&mut evaluator, &request, &mut pose)?;
             if args.muzzle_flashes {
-                loops += u64::from(before.is_some_and(|b| request.frame < b));
-                flashes = muzzle_flash::flashes_fired(seq, sequence, before, request.frame, loops);
-                before = Some(request.frame);
+                flashes = playback.next(seq, sequence, request.frame);
             }
         }
         pose_attached(&mut attached, i as f32 / fps, &pose.bones)?;

@@ -221,8 +221,7 @@ fn record(
             let mut pose = Pose::new(model);
             let sequence = model.sequences.get(request.sequence);
             let start = f64::from(request.frame);
-            // The frame drawn before (none before the first) and the loops played, for flashes.
-            let (mut before, mut loops, mut flashes) = (None::<f32>, 0u64, Vec::new());
+            let (mut playback, mut flashes) = (muzzle_flash::FlashPlayback::default(), Vec::new());
             for i in 0..frames {
                 if cancel.load(Ordering::Relaxed) {
                     return Err("cancelled".to_owned());
@@ -234,10 +233,7 @@ fn record(
                     overlays.clear();
                     overlays.extend(layers.iter().filter_map(|l| layer_overlay(model, request, l)));
                     evaluator.evaluate_overlaid(request, &overlays, &mut pose).map_err(|e| e.to_string())?;
-                    loops += u64::from(before.is_some_and(|b| request.frame < b));
-                    flashes =
-                        muzzle_flash::flashes_fired(seq, request.sequence, before, request.frame, loops);
-                    before = Some(request.frame);
+                    flashes = playback.next(seq, request.sequence, request.frame);
                     if seq.fps.is_finite() && seq.fps > 0.0 {
                         seconds = request.frame / seq.fps;
                     }

@@ -36,11 +36,9 @@ impl AppState {
         if fired.is_empty() {
             return;
         }
-        self.audio.player.muted = !self.settings.event_sounds;
-        for event in &fired {
-            if !self.settings.event_sounds {
-                break;
-            }
+        // Muted: nothing is looked for or played; what fired is still kept.
+        let heard = if self.settings.event_sounds { fired.as_slice() } else { &[] };
+        for event in heard {
             match self.audio.sounds.sound(&event.name) {
                 Ok(sound) => {
                     if let Some(why) = self.audio.player.play(&sound) {
