@@ -12,9 +12,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update
-# libasound2-dev: ALSA, which the sound output (cpal) links against on Linux.
+# libasound2-dev: ALSA, which the sound output (cpal) links against on Linux. xvfb: the viewer's
+# window shown through X11 shared memory is read back from a virtual screen (x11_present.rs).
 $sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers libvulkan1 libegl1 libegl-mesa0 libgl1-mesa-dri \
-    nodejs libasound2-dev pkg-config
+    nodejs libasound2-dev pkg-config xvfb
 # Debian's nodejs comes without npm; other builds of it (NodeSource's) bring their own and
 # conflict with Debian's npm package.
 if ! command -v npm >/dev/null; then

@@ -23,6 +23,14 @@ mod renderer;
 /// studioview patch: see the module.
 pub mod retained;
 
+/// studioview patch: a software adapter's window picture shown through X11 shared memory.
+#[cfg(all(
+    feature = "winit",
+    unix,
+    not(any(target_os = "macos", target_os = "ios", target_os = "android"))
+))]
+pub mod shm_present;
+
 mod setup;
 
 pub use renderer::*;

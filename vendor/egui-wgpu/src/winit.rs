@@ -43,6 +43,10 @@ pub struct Painter {
     surfaces: ViewportIdMap<SurfaceState>,
     /// studioview patch: each window's picture, kept between frames ([`crate::retained`]).
     retained: ViewportIdMap<crate::retained::RetainedTarget>,
+    /// studioview patch: each window's shared-memory presenter, `None` where there can be none
+    /// ([`crate::shm_present`]).
+    #[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+    shm: ViewportIdMap<Option<crate::shm_present::ShmPresenter>>,
 }
 
 impl Painter {
@@ -80,6 +84,8 @@ impl Painter {
             surfaces: Default::default(),
             msaa_texture_view: Default::default(),
             retained: Default::default(),
+            #[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+            shm: Default::default(),
         }
     }
 
@@ -614,6 +620,60 @@ impl Painter {
             surface_state.needs_reconfigure = false;
         }
 
+        // studioview patch: a software adapter on X11 shows the retained picture through shared
+        // memory, without the swapchain ([`crate::shm_present`]).
+        #[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+        if !capture
+            && self.options.msaa_samples <= 1
+            && !self.depth_texture_view.contains_key(&viewport_id)
+            && let Some(shm) = self
+                .shm
+                .entry(viewport_id)
+                .or_insert_with(|| {
+                    crate::shm_present::ShmPresenter::new(
+                        window,
+                        &render_state.adapter.get_info(),
+                        render_state.target_format,
+                    )
+                })
+                .as_mut()
+        {
+            let retained = self.retained.entry(viewport_id).or_insert_with(|| {
+                crate::retained::RetainedTarget::new(&render_state.device, render_state.target_format)
+            });
+            retained.paint(
+                &render_state.device,
+                &mut encoder,
+                &render_state.renderer.read(),
+                clipped_primitives,
+                &screen_descriptor,
+                clear_color,
+                textures_changed,
+            );
+            if let Some(texture) = retained.texture() {
+                shm.copy(&render_state.device, &mut encoder, texture, retained.damage());
+            }
+            render_state
+                .queue
+                .submit(core::iter::chain(user_cmd_bufs, [encoder.finish()]));
+            render_queue_guard.commands_submitted = true;
+            {
+                let mut renderer = render_state.renderer.write();
+                #[expect(clippy::iter_over_hash_type)] // Order doesn't matter here
+                for id in textures_delta.free.drain() {
+                    renderer.free_texture(&id);
+                }
+            }
+            window.pre_present_notify();
+            if let Err(err) = shm.present(&render_state.device) {
+                log::warn!("Presenting through the swapchain from now on: {err}");
+                retained.invalidate();
+                self.shm.insert(viewport_id, None);
+                self.context.request_repaint_of(viewport_id);
+            }
+            return vsync_sec;
+        }
+
         let output_frame = {
             profiling::scope!("get_current_texture");
             // This is what vsync-waiting happens on my Mac.
@@ -851,6 +911,11 @@ impl Painter {
         }
 
         if let Some(output_frame) = output_frame {
+            // studioview patch: the shared image no longer holds what the window shows.
+            #[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+            if let Some(Some(shm)) = self.shm.get_mut(&viewport_id) {
+                shm.invalidate();
+            }
             window.pre_present_notify();
 
             profiling::scope!("present");
@@ -870,6 +935,8 @@ impl Painter {
         self.msaa_texture_view
             .retain(|id, _| active_viewports.contains(id));
         self.retained.retain(|id, _| active_viewports.contains(id));
+        #[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+        self.shm.retain(|id, _| active_viewports.contains(id));
     }
 
     #[expect(clippy::needless_pass_by_ref_mut, clippy::unused_self)]

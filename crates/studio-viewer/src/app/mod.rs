@@ -33,12 +33,13 @@ const SETTINGS_KEY: &str = "studioview settings";
 /// Time between the frames drawn while a sequence plays on a GPU: 60 per second.
 const PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
 
-/// Time between the frames drawn while a sequence plays on a software renderer: 32 per second,
-/// at least 30 whatever the wake-up latency.
-/// There every frame costs the processor about 8.5 ms (measure.py, the NS soldier at 1280×800:
-/// 27% of a core at 32 fps): the model's rasterization, the window's copies and its present
-/// (sent to X whole, through the socket, by Mesa 22.3's software Vulkan), and egui's work. 60 a
-/// second would take half a core.
+/// Time between the frames drawn while a sequence plays on a software renderer whose window is
+/// presented through the swapchain: 32 per second, at least 30 whatever the wake-up latency.
+/// There every frame costs the processor about 7 ms (measure.py, the NS soldier at 1280×800:
+/// 21% of a core at 32 fps): the model's rasterization, the window's copies and its present
+/// (sent to X whole, through the socket, by Mesa 22.3's software Vulkan), and egui's work. On
+/// X11 the window is shown through shared memory instead (egui-wgpu's `shm_present`,
+/// vendor/README.md): a frame then costs about 5.6 ms and plays at 60 a second.
 const SOFTWARE_PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(31_250);
 
 /// The longest step of the playback clock, in seconds: playback follows the wall clock however
@@ -445,7 +446,7 @@ impl StudioApp {
         // Nor while the viewport holds the mesh back for the shader warm-up: a frame then
         // would show no motion and take the processor from the compiler.
         self.next_frame = (self.state.animating() && !self.viewport.holding()).then(|| {
-            let interval = if self.viewport.is_software() {
+            let interval = if self.viewport.is_software() && !window::shared_memory_present() {
                 SOFTWARE_PLAYBACK_FRAME_INTERVAL
             } else {
                 PLAYBACK_FRAME_INTERVAL

@@ -69,6 +69,19 @@ pub fn window_title(path: Option<&std::path::Path>, dirty: bool) -> String {
     }
 }
 
+/// Whether the window is shown through X11 shared memory (egui-wgpu's `shm_present`, on a
+/// software renderer; vendor/README.md), as of its last present.
+#[cfg(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android"))))]
+pub fn shared_memory_present() -> bool {
+    eframe::egui_wgpu::shm_present::presenting()
+}
+
+/// Whether the window is shown through X11 shared memory: never on this platform.
+#[cfg(not(all(unix, not(any(target_os = "macos", target_os = "ios", target_os = "android")))))]
+pub fn shared_memory_present() -> bool {
+    false
+}
+
 /// The adapter the window's renderer tries first (see [`wgpu_options`]): the high-performance
 /// one of the primary backends, or `None` where `WGPU_BACKEND` is set or they offer none. The
 /// shader warm-up helper compiles for it (`run` keeps the helper only when the window's own
