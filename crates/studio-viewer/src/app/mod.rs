@@ -39,7 +39,7 @@ const PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
 /// 21% of a core at 32 fps): the model's rasterization, the window's copies and its present
 /// (sent to X whole, through the socket, by Mesa 22.3's software Vulkan), and egui's work. On
 /// X11 the window is shown through shared memory instead (egui-wgpu's `shm_present`,
-/// vendor/README.md): a frame then costs about 5.6 ms and plays at 60 a second.
+/// vendor/README.md): a frame then costs about 6 ms and plays at 60 a second.
 const SOFTWARE_PLAYBACK_FRAME_INTERVAL: Duration = Duration::from_micros(31_250);
 
 /// The longest step of the playback clock, in seconds: playback follows the wall clock however
