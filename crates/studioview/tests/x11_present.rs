@@ -65,13 +65,13 @@ fn grab(display: &str) -> Vec<u8> {
     data
 }
 
-/// A box of pixels: x0, y0, x1, y1, the ends exclusive.
-type Box = (usize, usize, usize, usize);
+/// A rectangle of pixels: x0, y0, x1, y1, the ends exclusive.
+type Area = (usize, usize, usize, usize);
 
 /// The box round the pixels that differ between `a` and `b`.
-fn moving_box(a: &[u8], b: &[u8]) -> Option<Box> {
+fn moving_box(a: &[u8], b: &[u8]) -> Option<Area> {
     let width = usize::from(SIZE.0);
-    let mut found: Option<Box> = None;
+    let mut found: Option<Area> = None;
     for (i, (p, q)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
         if p[..3] != q[..3] {
             let (x, y) = (i % width, i / width);
@@ -85,18 +85,27 @@ fn moving_box(a: &[u8], b: &[u8]) -> Option<Box> {
 }
 
 /// The smallest box holding `a` and `b`.
-fn union(a: Box, b: Box) -> Box {
+fn union(a: Area, b: Area) -> Area {
     (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
 }
 
-/// Whether the screens `a` and `b` are the same outside `moving`.
-fn same_outside(a: &[u8], b: &[u8], moving: Box) -> bool {
+/// The pixels of screens `a` and `b` outside `moving`: each one's x, y and the two pixels.
+fn outside<'s>(
+    a: &'s [u8],
+    b: &'s [u8],
+    moving: Area,
+) -> impl Iterator<Item = ((usize, usize), &'s [u8], &'s [u8])> {
     let width = usize::from(SIZE.0);
-    a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate().all(|(i, (p, q))| {
+    a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate().filter_map(move |(i, (p, q))| {
         let (x, y) = (i % width, i / width);
         let inside = (moving.0..moving.2).contains(&x) && (moving.1..moving.3).contains(&y);
-        inside || p[..3] == q[..3]
+        (!inside).then_some(((x, y), p, q))
     })
+}
+
+/// Whether the screens `a` and `b` are the same outside `moving`.
+fn same_outside(a: &[u8], b: &[u8], moving: Area) -> bool {
+    outside(a, b, moving).all(|(_, p, q)| p[..3] == q[..3])
 }
 
 /// What one run of the viewer showed: two screens half a second apart once the model moves,
@@ -104,7 +113,7 @@ fn same_outside(a: &[u8], b: &[u8], moving: Box) -> bool {
 struct Run {
     first: Vec<u8>,
     second: Vec<u8>,
-    moving: Box,
+    moving: Area,
     shared_image: bool,
 }
 
@@ -129,7 +138,7 @@ fn run_viewer(display: &str, model: &Path, home: &Path, shm: bool) -> Run {
     // compile and warm up): two pairs of screens in a row with motion in less than a quarter of
     // the screen, and nothing outside the motion changed between them.
     let deadline = Instant::now() + Duration::from_secs(180);
-    let mut last: Option<(Vec<u8>, Box)> = None;
+    let mut last: Option<(Vec<u8>, Area)> = None;
     let shown = loop {
         assert!(Instant::now() < deadline, "the viewer never settled to a playing model");
         if let Ok(Some(status)) = viewer.try_wait() {
@@ -166,7 +175,7 @@ fn shared_memory_shows_what_the_swapchain_shows() {
     let Some(shared) = studio_testing::shared() else { return };
     let Some(xvfb) = xvfb() else { return };
     let model = shared.join("models/ns/soldier.mdl");
-    let scratch = studio_testing::scratch("x11_present", "homes");
+    let scratch = studio_testing::scratch(env!("CARGO_TARGET_TMPDIR"), "x11_present");
     let through_shm = run_viewer(&xvfb.display, &model, &scratch.join("shm"), true);
     let through_swapchain = run_viewer(&xvfb.display, &model, &scratch.join("swapchain"), false);
 
@@ -176,21 +185,14 @@ fn shared_memory_shows_what_the_swapchain_shows() {
     // Where neither run saw motion, both show the same pixels.
     let (a, b) = (through_shm.moving, through_swapchain.moving);
     let moving = union(a, b);
-    let width = usize::from(SIZE.0);
     let mut still = 0;
     let mut colours = std::collections::HashSet::new();
-    for (i, (p, q)) in
-        through_shm.second.chunks_exact(4).zip(through_swapchain.second.chunks_exact(4)).enumerate()
-    {
-        let (x, y) = (i % width, i / width);
-        if (moving.0..moving.2).contains(&x) && (moving.1..moving.3).contains(&y) {
-            continue;
-        }
+    for ((x, y), p, q) in outside(&through_shm.second, &through_swapchain.second, moving) {
         assert_eq!(p[..3], q[..3], "pixel {x},{y} differs between shared memory and the swapchain");
         still += 1;
         colours.insert([p[0], p[1], p[2]]);
     }
-    let all = width * usize::from(SIZE.1);
+    let all = usize::from(SIZE.0) * usize::from(SIZE.1);
     assert!(still * 2 > all, "only {still} of {all} pixels stood still to compare");
     assert!(colours.len() > 20, "the still part of the window is nearly blank: {} colours", colours.len());
     assert_ne!(through_shm.first, through_shm.second, "nothing moved in shared memory");
