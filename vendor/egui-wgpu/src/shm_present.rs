@@ -47,17 +47,24 @@ struct Mirror {
     bytes_per_row: u32,
 }
 
-/// Shows a window's retained picture through softbuffer's shared-memory X11 surface.
+/// What the mirror's buffer mapping reported, kept from frame to frame.
+type MapSlot = Arc<std::sync::Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
+
+/// Shows a window's retained picture through softbuffer's shared-memory X11 surface. Its
+/// lists are kept and refilled, so that a frame allocates none of its own.
 pub struct ShmPresenter {
     surface: Surface,
     mirror: Option<Mirror>,
-    /// The rectangles copied into the mirror for this frame: `None` for all of it.
-    pending: Option<Vec<PixelRect>>,
+    /// The rectangles copied into the mirror for this frame, each within it and not empty.
+    pending: Vec<PixelRect>,
     /// Whether the shared image holds the mirror's last picture, so that only the damage need
     /// be copied to it.
     shown: bool,
     /// When the whole image was last shown.
     last_whole: Option<Instant>,
+    /// The rectangles asked of the server this frame.
+    damage: Vec<softbuffer::Rect>,
+    mapped: MapSlot,
 }
 
 /// How often the whole image is shown while frames keep changing only parts of it.
@@ -96,9 +103,11 @@ impl ShmPresenter {
         Some(Self {
             surface,
             mirror: None,
-            pending: None,
+            pending: Vec::new(),
             shown: false,
             last_whole: None,
+            damage: Vec::new(),
+            mapped: MapSlot::default(),
         })
     }
 
@@ -112,11 +121,16 @@ impl ShmPresenter {
         damage: &Damage,
     ) {
         let size = [texture.width(), texture.height()];
+        self.pending.clear();
         let Some(bytes_per_row) = padded_row(size[0]) else {
-            self.pending = Some(Vec::new());
             return;
         };
-        if self.mirror.as_ref().is_none_or(|mirror| mirror.size != size) {
+        let whole = PixelRect {
+            min: [0, 0],
+            max: size,
+        };
+        let new = self.mirror.as_ref().is_none_or(|mirror| mirror.size != size);
+        if new {
             self.mirror = Some(Mirror {
                 buffer: device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("egui_shm_mirror"),
@@ -128,25 +142,20 @@ impl ShmPresenter {
                 bytes_per_row,
             });
             self.shown = false;
-            self.pending = None;
-        } else {
-            self.pending = match damage {
-                Damage::Full => None,
-                Damage::Rects(rects) => Some(rects.clone()),
-            };
+        }
+        match damage {
+            Damage::Rects(rects) if !new => self.pending.extend(
+                rects
+                    .iter()
+                    .map(|rect| rect.intersect(&whole))
+                    .filter(|rect| rect.area() > 0),
+            ),
+            _ => self.pending.push(whole),
         }
         let Some(mirror) = &self.mirror else {
             return;
         };
-        let whole = [PixelRect {
-            min: [0, 0],
-            max: size,
-        }];
-        let rects = self.pending.as_deref().unwrap_or(&whole);
-        for rect in rects.iter().map(|rect| rect.intersect(&whole[0])) {
-            if rect.area() == 0 {
-                continue;
-            }
+        for rect in &self.pending {
             encoder.copy_texture_to_buffer(
                 wgpu::TexelCopyTextureInfo {
                     texture,
@@ -195,6 +204,8 @@ impl ShmPresenter {
             pending,
             shown,
             last_whole,
+            damage,
+            mapped,
         } = self;
         let Some(mirror) = mirror else {
             return Ok(());
@@ -206,8 +217,7 @@ impl ShmPresenter {
             return Ok(());
         };
         let slice = mirror.buffer.slice(..);
-        let mapped = Arc::new(std::sync::Mutex::new(None));
-        let result = Arc::clone(&mapped);
+        let result = Arc::clone(mapped);
         slice.map_async(wgpu::MapMode::Read, move |r| {
             if let Ok(mut slot) = result.lock() {
                 *slot = Some(r);
@@ -226,9 +236,9 @@ impl ShmPresenter {
             Ok(view) => show(
                 surface,
                 mirror,
-                pending.as_deref(),
+                pending,
                 *shown,
-                last_whole,
+                (last_whole, damage),
                 &view,
                 [width, height],
             ),
@@ -243,15 +253,15 @@ impl ShmPresenter {
 
 type Surface = softbuffer::Surface<Arc<winit::window::Window>, Arc<winit::window::Window>>;
 
-/// Copies the mirror's `pending` rectangles (all of it when `None`, or when the shared image
-/// does not hold the last picture: `shown` false) to the shared image and presents them.
-/// Whether the shared image now holds the picture.
+/// Copies the mirror's `pending` rectangles (all of it when the shared image does not hold the
+/// last picture: `shown` false) to the shared image and presents them, filling `damage` with
+/// what it asks of the server. Whether the shared image now holds the picture.
 fn show(
     surface: &mut Surface,
     mirror: &Mirror,
-    pending: Option<&[PixelRect]>,
+    pending: &[PixelRect],
     shown: bool,
-    last_whole: &mut Option<Instant>,
+    (last_whole, damage): (&mut Option<Instant>, &mut Vec<softbuffer::Rect>),
     bytes: &[u8],
     [width, height]: [core::num::NonZeroU32; 2],
 ) -> Result<bool, String> {
@@ -265,20 +275,17 @@ fn show(
         min: [0, 0],
         max: mirror.size,
     };
-    let rects: Vec<PixelRect> = match (pending, shown && buffer.age() != 0) {
-        (Some(rects), true) => rects
-            .iter()
-            .map(|rect| rect.intersect(&whole))
-            .filter(|rect| rect.area() > 0)
-            .collect(),
-        _ => vec![whole],
+    let rects = if shown && buffer.age() != 0 {
+        pending
+    } else {
+        std::slice::from_ref(&whole)
     };
     copy_rects(
         bytes,
         mirror.bytes_per_row as usize,
         &mut buffer,
         mirror.size[0] as usize,
-        &rects,
+        rects,
     );
     // Without a compositor, a window that was covered and uncovered has lost those pixels and
     // is asked to paint again: a frame that changed nothing shows the whole image (which holds
@@ -289,21 +296,19 @@ fn show(
         *last_whole = Some(now);
         std::slice::from_ref(&whole)
     } else {
-        rects.as_slice()
+        rects
     };
-    let damage: Vec<softbuffer::Rect> = shown_rects
-        .iter()
-        .filter_map(|rect| {
-            Some(softbuffer::Rect {
-                x: rect.min[0],
-                y: rect.min[1],
-                width: core::num::NonZeroU32::new(rect.max[0] - rect.min[0])?,
-                height: core::num::NonZeroU32::new(rect.max[1] - rect.min[1])?,
-            })
+    damage.clear();
+    damage.extend(shown_rects.iter().filter_map(|rect| {
+        Some(softbuffer::Rect {
+            x: rect.min[0],
+            y: rect.min[1],
+            width: core::num::NonZeroU32::new(rect.max[0] - rect.min[0])?,
+            height: core::num::NonZeroU32::new(rect.max[1] - rect.min[1])?,
         })
-        .collect();
+    }));
     buffer
-        .present_with_damage(&damage)
+        .present_with_damage(damage)
         .map_err(|err| format!("showing the shared image: {err}"))?;
     Ok(true)
 }
