@@ -2,8 +2,10 @@
 //! `shm_present`, vendor/README.md), against the same window shown through the swapchain
 //! (`EGUI_WGPU_SHM_PRESENT=0`): the viewer is run under Xvfb once each way, playing the NS
 //! soldier, and the screen is read back. Both show the same pixels wherever the picture stands
-//! still; in shared memory the playing model moves (each frame's damaged rectangles reach the
-//! window), and the process maps softbuffer's shared image, which it does not otherwise.
+//! still; in shared memory the playing sequence's frame counter and slider move (each frame's
+//! damaged rectangles reach the window: the soldier's first sequence, look_idle, barely moves
+//! him at this size), and the process maps softbuffer's shared image, which it does not
+//! otherwise.
 //!
 //! Needs Xvfb (scripts/test.sh installs it) and Mesa's software Vulkan; without Xvfb the test
 //! says so and passes over, except under CI, where it fails.
@@ -108,7 +110,7 @@ fn same_outside(a: &[u8], b: &[u8], moving: Area) -> bool {
     outside(a, b, moving).all(|(_, p, q)| p[..3] == q[..3])
 }
 
-/// What one run of the viewer showed: two screens half a second apart once the model moves,
+/// What one run of the viewer showed: two screens half a second apart once the playing shows,
 /// and whether the process mapped softbuffer's shared image.
 struct Run {
     first: Vec<u8>,
@@ -134,13 +136,13 @@ fn run_viewer(display: &str, model: &Path, home: &Path, shm: bool) -> Run {
         .stderr(Stdio::null())
         .spawn()
         .expect("start the viewer");
-    // Until the model plays on a window that otherwise stands still (the first frames lay out,
+    // Until the sequence plays on a window that otherwise stands still (the first frames lay out,
     // compile and warm up): two pairs of screens in a row with motion in less than a quarter of
     // the screen, and nothing outside the motion changed between them.
     let deadline = Instant::now() + Duration::from_secs(180);
     let mut last: Option<(Vec<u8>, Area)> = None;
     let shown = loop {
-        assert!(Instant::now() < deadline, "the viewer never settled to a playing model");
+        assert!(Instant::now() < deadline, "the viewer never settled to a playing sequence");
         if let Ok(Some(status)) = viewer.try_wait() {
             panic!("the viewer ended: {status}");
         }
@@ -151,7 +153,7 @@ fn run_viewer(display: &str, model: &Path, home: &Path, shm: bool) -> Run {
         match (moving, last.take()) {
             (Some(moving), Some((before, moved))) => {
                 let both = union(moving, moved);
-                // The model and the frame's counter move, not the whole window.
+                // The timeline (and the model, where it moves) changes, not the whole window.
                 let small =
                     (both.2 - both.0) * (both.3 - both.1) * 4 < usize::from(SIZE.0) * usize::from(SIZE.1);
                 if small && same_outside(&before, &second, both) {
