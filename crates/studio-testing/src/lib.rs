@@ -8,6 +8,7 @@
 
 pub mod phy;
 pub mod png_image;
+pub mod process;
 pub mod source_face;
 pub mod source_mdl;
 pub mod sprite_file;

@@ -15,7 +15,7 @@ mod archive_games;
 use archive_games::{games, no_adapter_outside_ci, paths, without_paths};
 
 fn studioview(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -9,8 +9,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 fn studioview(args: &[&str]) -> Output {
-    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
-    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 /// The demo model as a weapon for a model with a bone named `hand`, written into `dir`.

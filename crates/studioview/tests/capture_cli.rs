@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn studioview(args: &[&str]) -> Output {
-    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
-    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -8,11 +8,7 @@ use studio_testing::png_image::read_png;
 use studio_testing::shared;
 
 fn studioview(args: &[&str]) -> Output {
-    // Starting the process is tried again when the system fails to start it at all: under Wine,
-    // with many tests starting processes at once, CreateProcess now and then answers "Internal
-    // error" (1359). A command that ran and failed is never run again.
-    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
-    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -287,12 +283,12 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     let soldier = shared.join("models/ns/soldier.mdl");
     // `info --json` of the soldier is larger than a pipe holds, so the write meets the closed
     // pipe whether the reader goes before the command writes or while it waits to.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .args(["info", "--json", soldier.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run studioview");
+    let mut child = studio_testing::process::spawn(
+        Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .args(["info", "--json", soldier.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let stderr = text(&out.stderr);
@@ -681,13 +677,13 @@ fn render_says_nothing_when_it_succeeds() {
     let dir = scratch("quiet");
     let out = dir.join("demo.png");
     // As on a machine without a desktop session.
-    let result = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .args(["render", "--out", out.to_str().unwrap(), "--size", "64x64"])
-        .env_remove("XDG_RUNTIME_DIR")
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("DISPLAY")
-        .output()
-        .unwrap();
+    let result = studio_testing::process::output(
+        Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .args(["render", "--out", out.to_str().unwrap(), "--size", "64x64"])
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("DISPLAY"),
+    );
     assert!(result.status.success(), "{}", text(&result.stderr));
     assert_eq!(text(&result.stderr), "", "nothing on stderr");
 }

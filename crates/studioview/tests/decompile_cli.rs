@@ -5,7 +5,7 @@
 use std::process::Command;
 
 fn studioview(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output().expect("studioview runs")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 fn files_in(dir: &std::path::Path) -> Vec<String> {

@@ -216,10 +216,13 @@ fn a_model_whose_animation_data_or_meshes_are_missing_is_refused() {
     }
     // The command line says so and writes nothing.
     let out = game.join("out");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .args(["decompile", &path.to_string_lossy(), "--out", &out.to_string_lossy()])
-        .output()
-        .expect("studioview runs");
+    let run =
+        studio_testing::process::output(std::process::Command::new(env!("CARGO_BIN_EXE_studioview")).args([
+            "decompile",
+            &path.to_string_lossy(),
+            "--out",
+            &out.to_string_lossy(),
+        ]));
     assert!(!run.status.success(), "decompile fails");
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("anim48_noani.mdl") && stderr.contains(".ani block"), "{stderr}");
@@ -340,10 +343,14 @@ fn a_static_collision_model_stays_in_model_space_and_bad_ones_are_refused() {
             studioview::decompile::decompile_path(&path, false, &mut |_| {}).expect_err(name).to_string();
         assert!(error.contains("collision model") && error.contains(what), "{name}: {error}");
         let out = path.with_file_name("out");
-        let run = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
-            .args(["decompile", &path.to_string_lossy(), "--out", &out.to_string_lossy()])
-            .output()
-            .expect("studioview runs");
+        let run = studio_testing::process::output(
+            std::process::Command::new(env!("CARGO_BIN_EXE_studioview")).args([
+                "decompile",
+                &path.to_string_lossy(),
+                "--out",
+                &out.to_string_lossy(),
+            ]),
+        );
         assert!(!run.status.success() && !out.exists(), "{name}: refused, nothing written");
     }
 }

@@ -7,10 +7,7 @@ use std::process::{Command, Output};
 use studio_testing::png_image::{read_png, write_rgba_png};
 
 fn studioview(args: &[&str]) -> Output {
-    // Starting a process is tried again when the system fails to start it at all (Wine, now
-    // and then); a command that ran and failed is never run again.
-    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
-    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -210,11 +210,9 @@ fn every_editable_field_of_ns_models_round_trips() {
         let original = state.model().as_ref().clone();
         check_round_trip(&mut state, &original, &path);
         // The saved file passes `studioview check`.
-        let check = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
-            .arg("check")
-            .arg(&path)
-            .output()
-            .unwrap();
+        let check = studio_testing::process::output(
+            std::process::Command::new(env!("CARGO_BIN_EXE_studioview")).arg("check").arg(&path),
+        );
         assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
         assert!(String::from_utf8_lossy(&check.stdout).contains("1 ok"));
         // The first save over the file kept the original beside it.

@@ -312,10 +312,12 @@ fn the_khronos_validator_finds_no_error_in_any_export() {
     }
     // And the .gltf + .bin form once.
     let gltf = dir.join("demo.gltf");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .args(["export", "--out", gltf.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let status =
+        studio_testing::process::output(std::process::Command::new(env!("CARGO_BIN_EXE_studioview")).args([
+            "export",
+            "--out",
+            gltf.to_str().unwrap(),
+        ]));
     assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
     files.push(gltf);
     let output = std::process::Command::new("node")

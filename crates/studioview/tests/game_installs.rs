@@ -24,7 +24,7 @@ fn studioview(tree: &studio_games::testing::SteamTree, args: &[&std::ffi::OsStr]
     if let Some(home) = &tree.locations.home {
         command.env("HOME", home);
     }
-    command.output().expect("run studioview")
+    studio_testing::process::output(&mut command)
 }
 
 fn json(output: &Output) -> serde_json::Value {

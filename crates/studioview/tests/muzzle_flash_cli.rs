@@ -7,8 +7,7 @@
 use std::process::{Command, Output};
 
 fn studioview(args: &[&str]) -> Output {
-    let run = || Command::new(env!("CARGO_BIN_EXE_studioview")).args(args).output();
-    run().or_else(|_| run()).or_else(|_| run()).expect("run studioview")
+    studio_testing::process::output(Command::new(env!("CARGO_BIN_EXE_studioview")).args(args))
 }
 
 /// The pixels (x, y) where PNG `with` is much greener than PNG `plain`.

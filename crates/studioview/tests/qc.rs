@@ -49,7 +49,9 @@ fn ns_models_hbox_and_attachment_lines_read_back_to_the_records() {
     for name in ["soldier.mdl", "alien4.mdl", "hive.mdl", "v_mg.mdl"] {
         let path = shared.join("models/ns").join(name);
         let model = studio_model::load(&path).unwrap().model;
-        let output = Command::new(env!("CARGO_BIN_EXE_studioview")).arg("qc").arg(&path).output().unwrap();
+        let output = studio_testing::process::output(
+            Command::new(env!("CARGO_BIN_EXE_studioview")).arg("qc").arg(&path),
+        );
         assert!(output.status.success(), "{name}");
         let text = String::from_utf8(output.stdout).unwrap();
         assert_eq!(text, qc::goldsrc(&model));

@@ -22,16 +22,16 @@ fn scratch(name: &str) -> PathBuf {
 /// Runs the helper on the demo model with Mesa's cache under `cache`, writing `stdin` to it;
 /// what it writes.
 fn warm(cache: &Path, stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .arg(studio_viewer::app::warmup::SUBCOMMAND)
-        .env("XDG_CACHE_HOME", cache)
-        .env_remove("MESA_SHADER_CACHE_DIR")
-        .env_remove("MESA_SHADER_CACHE_DISABLE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run studioview warm-shaders");
+    let mut child = studio_testing::process::spawn(
+        Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .arg(studio_viewer::app::warmup::SUBCOMMAND)
+            .env("XDG_CACHE_HOME", cache)
+            .env_remove("MESA_SHADER_CACHE_DIR")
+            .env_remove("MESA_SHADER_CACHE_DISABLE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
     let mut input = child.stdin.take().expect("the helper's stdin");
     input.write_all(stdin.as_bytes()).expect("write the settings");
     drop(input);
@@ -45,15 +45,15 @@ fn warm(cache: &Path, stdin: &str) -> String {
 /// files in the cache then.
 fn render(cache: &Path, show: &str) -> usize {
     let out = cache.join("render.png");
-    let status = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .args(["render", "--size", "64x64", "--show", show, "--out"])
-        .arg(&out)
-        .env("XDG_CACHE_HOME", cache)
-        .env_remove("MESA_SHADER_CACHE_DIR")
-        .env_remove("MESA_SHADER_CACHE_DISABLE")
-        .stderr(Stdio::null())
-        .status()
-        .expect("run studioview render");
+    let status = studio_testing::process::status(
+        Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .args(["render", "--size", "64x64", "--show", show, "--out"])
+            .arg(&out)
+            .env("XDG_CACHE_HOME", cache)
+            .env_remove("MESA_SHADER_CACHE_DIR")
+            .env_remove("MESA_SHADER_CACHE_DISABLE")
+            .stderr(Stdio::null()),
+    );
     assert!(status.success(), "render --show {show} failed");
     cached(cache)
 }
