@@ -3,8 +3,12 @@
 //! changing sequence, opening a panel, pausing — is drawn both ways on the software renderer and
 //! must be the same, byte for byte; while the model plays, far less than the window is drawn.
 //! The viewport's picture is copied into the kept picture (`CallbackTrait::picture`) in both
-//! channel orders a window has (RGBA, and BGRA as on X11 and Windows).
+//! channel orders a window has (RGBA, and BGRA as on X11 and Windows). A third picture is kept
+//! as the shared-memory present keeps it (`vendor/egui-wgpu/src/mirror.rs`): in a buffer, with
+//! the viewport's picture copied straight into it rather than through the kept picture; it too
+//! must be the window drawn whole, byte for byte, every frame.
 
+use eframe::egui_wgpu::mirror::Mirror;
 use eframe::egui_wgpu::retained::{Damage, RetainedTarget};
 use eframe::egui_wgpu::{RenderState, ScreenDescriptor, wgpu};
 use egui_kittest::kittest::Queryable;
@@ -21,26 +25,33 @@ struct Both {
     whole: WgpuTestRenderer,
     state: RenderState,
     retained: RetainedTarget,
+    /// A second kept picture, leaving its pictures to `mirror`.
+    mirrored: RetainedTarget,
+    mirror: Mirror,
     textures_changed: bool,
-    /// Per frame: the share of the window the retained picture drew again (1 for whole), and
-    /// how many pictures it copied into place.
-    drawn: Rc<RefCell<Vec<(f64, usize)>>>,
+    /// Per frame: the share of the window the retained picture drew again (1 for whole), how
+    /// many pictures it copied into place, and how many the mirrored one left to the mirror.
+    drawn: Rc<RefCell<Vec<(f64, usize, usize)>>>,
 }
 
 impl Both {
-    fn new(state: RenderState, drawn: Rc<RefCell<Vec<(f64, usize)>>>) -> Self {
+    fn new(state: RenderState, drawn: Rc<RefCell<Vec<(f64, usize, usize)>>>) -> Self {
         let retained = RetainedTarget::new(&state.device, state.target_format);
+        let mut mirrored = RetainedTarget::new(&state.device, state.target_format);
+        mirrored.defer_pictures(true);
         Self {
             whole: WgpuTestRenderer::from_render_state(state.clone()),
             state,
             retained,
+            mirrored,
+            mirror: Mirror::default(),
             textures_changed: true,
             drawn,
         }
     }
 
-    /// The retained picture of `output`, as RGBA rows.
-    fn retained_picture(&mut self, ctx: &egui::Context, output: &egui::FullOutput) -> Vec<u8> {
+    /// The retained picture of `output` and the mirror's, as rows of the target's pixels.
+    fn retained_picture(&mut self, ctx: &egui::Context, output: &egui::FullOutput) -> (Vec<u8>, Vec<u8>) {
         let state = &self.state;
         let size = ctx.content_rect().size() * ctx.pixels_per_point();
         let screen = ScreenDescriptor {
@@ -56,21 +67,29 @@ impl Both {
             &primitives,
             &screen,
         );
-        self.retained.paint(
-            &state.device,
-            &mut encoder,
-            &state.renderer.read(),
-            &primitives,
-            &screen,
-            [0.0; 4],
-            std::mem::take(&mut self.textures_changed),
-        );
+        let textures_changed = std::mem::take(&mut self.textures_changed);
+        for retained in [&mut self.retained, &mut self.mirrored] {
+            retained.paint(
+                &state.device,
+                &mut encoder,
+                &state.renderer.read(),
+                &primitives,
+                &screen,
+                [0.0; 4],
+                textures_changed,
+            );
+        }
+        self.mirror.record(&state.device, &mut encoder, &self.mirrored);
         let area = f64::from(screen.size_in_pixels[0]) * f64::from(screen.size_in_pixels[1]);
         let share = match self.retained.damage() {
             Damage::Full => 1.0,
             Damage::Rects(rects) => rects.iter().map(|r| r.area() as f64).sum::<f64>() / area,
         };
-        self.drawn.borrow_mut().push((share, self.retained.copied()));
+        self.drawn.borrow_mut().push((
+            share,
+            self.retained.copied(),
+            self.mirrored.deferred_pictures().count(),
+        ));
         let texture = self.retained.texture().expect("a painted picture");
         let (width, height) = (texture.width(), texture.height());
         let row = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
@@ -93,13 +112,24 @@ impl Both {
             texture.size(),
         );
         state.queue.submit(user.into_iter().chain([encoder.finish()]));
-        buffer.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("the picture maps"));
+        let mirror = self.mirror.buffer().expect("a mirrored picture");
+        assert_eq!(self.mirror.size(), [width, height]);
+        for buffer in [&buffer, mirror] {
+            buffer.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("the picture maps"));
+        }
         state
             .device
             .poll(wgpu::PollType::Wait { submission_index: None, timeout: None })
             .expect("the GPU finishes");
-        let mapped = buffer.slice(..).get_mapped_range().expect("the picture is mapped");
-        mapped.chunks(row as usize).flat_map(|r| &r[..(width * 4) as usize]).copied().collect()
+        let rows = |buffer: &wgpu::Buffer, row: u32| -> Vec<u8> {
+            let mapped = buffer.slice(..).get_mapped_range().expect("the picture is mapped");
+            let rows =
+                mapped.chunks(row as usize).flat_map(|r| &r[..(width * 4) as usize]).copied().collect();
+            drop(mapped);
+            buffer.unmap();
+            rows
+        };
+        (rows(&buffer, row), rows(mirror, self.mirror.bytes_per_row()))
     }
 }
 
@@ -115,16 +145,18 @@ impl TestRenderer for Both {
 
     fn render(&mut self, ctx: &egui::Context, output: &egui::FullOutput) -> Result<image::RgbaImage, String> {
         let whole = self.whole.render(ctx, output)?;
-        let retained = self.retained_picture(ctx, output);
-        // Both are the target's bytes as they are (kittest reads a BGRA target back unswizzled).
+        let (retained, mirrored) = self.retained_picture(ctx, output);
+        // All are the target's bytes as they are (kittest reads a BGRA target back unswizzled).
         let frame = self.drawn.borrow().len();
-        for (i, (w, r)) in whole.as_raw().chunks(4).zip(retained.chunks(4)).enumerate() {
-            if w != r {
-                let x = i as u32 % whole.width();
-                return Err(format!(
-                    "frame {frame}: pixel ({x}, {}) is {r:?} retained, {w:?} whole",
-                    i as u32 / whole.width()
-                ));
+        for (name, picture) in [("retained", &retained), ("mirrored", &mirrored)] {
+            for (i, (w, r)) in whole.as_raw().chunks(4).zip(picture.chunks(4)).enumerate() {
+                if w != r {
+                    let x = i as u32 % whole.width();
+                    return Err(format!(
+                        "frame {frame}: pixel ({x}, {}) is {r:?} {name}, {w:?} whole",
+                        i as u32 / whole.width()
+                    ));
+                }
             }
         }
         Ok(whole)
@@ -207,12 +239,39 @@ fn window_drawn_both_ways(format: Option<wgpu::TextureFormat>) {
         for _ in 0..3 {
             frame(&mut h);
         }
+        // The model browser's window opened over the viewport and closed again: the picture is
+        // copied into the kept picture while the window covers part of it, then straight to
+        // the mirror again.
+        let before = drawn.borrow().len();
+        h.get_by_label("Browse").click();
+        for _ in 0..5 {
+            frame(&mut h);
+        }
+        let opened = drawn.borrow().len();
+        h.state_mut().state.browser.open = false;
+        for _ in 0..5 {
+            frame(&mut h);
+        }
+        let drawn = drawn.borrow();
+        eprintln!("{:?}", &drawn[before..]);
+        assert!(
+            drawn[before..opened].iter().any(|(_, c, d)| *c == 1 && *d == 0),
+            "under the browser, the picture goes through the kept picture: {drawn:?}"
+        );
+        assert!(
+            drawn[drawn.len() - 2..].iter().all(|(_, c, d)| *c == 1 && *d == 1),
+            "then straight to the mirror again: {drawn:?}"
+        );
     }
     let drawn = drawn.borrow();
     assert_eq!(drawn[0].0, 1.0, "the first frame is drawn whole");
-    let copied = drawn[playing_from..playing_from + 20].iter().filter(|(_, c)| *c > 0).count();
+    let copied = drawn[playing_from..playing_from + 20].iter().filter(|(_, c, _)| *c > 0).count();
     assert!(copied > 0, "the viewport's picture is copied into place while playing: {drawn:?}");
-    let playing: Vec<f64> = drawn[playing_from..playing_from + 20].iter().map(|(d, _)| *d).collect();
+    assert!(
+        drawn[playing_from..playing_from + 20].iter().all(|(_, c, d)| c == d),
+        "while playing, the picture goes straight to the mirror: {drawn:?}"
+    );
+    let playing: Vec<f64> = drawn[playing_from..playing_from + 20].iter().map(|(d, _, _)| *d).collect();
     let most = playing.iter().copied().fold(0.0, f64::max);
     if has_model {
         assert!(most < 0.6, "while playing, at most {most:.2} of the window is drawn again: {playing:?}");

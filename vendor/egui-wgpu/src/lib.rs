@@ -21,6 +21,8 @@ pub use wgpu;
 /// Low-level painting of [`egui`](https://github.com/emilk/egui) on [`wgpu`].
 mod renderer;
 /// studioview patch: see the module.
+pub mod mirror;
+/// studioview patch: see the module.
 pub mod retained;
 
 /// studioview patch: a software adapter's window picture shown through X11 shared memory.

@@ -51,12 +51,46 @@ impl PixelRect {
     }
 
     /// Sharing a pixel.
-    fn overlaps(&self, other: &Self) -> bool {
+    pub(crate) fn overlaps(&self, other: &Self) -> bool {
         self.min[0] < other.max[0]
             && other.min[0] < self.max[0]
             && self.min[1] < other.max[1]
             && other.min[1] < self.max[1]
     }
+
+    /// The pixels of `self` outside `other`: up to four rectangles (the rows above and below
+    /// `other`, then the columns left and right of it), none empty, none overlapping.
+    pub(crate) fn minus(&self, other: &Self) -> impl Iterator<Item = Self> + use<> {
+        let cut = self.intersect(other);
+        let pieces = if cut.is_empty() {
+            [*self, Self::EMPTY, Self::EMPTY, Self::EMPTY]
+        } else {
+            [
+                Self {
+                    min: self.min,
+                    max: [self.max[0], cut.min[1]],
+                },
+                Self {
+                    min: [self.min[0], cut.max[1]],
+                    max: self.max,
+                },
+                Self {
+                    min: [self.min[0], cut.min[1]],
+                    max: [cut.min[0], cut.max[1]],
+                },
+                Self {
+                    min: [cut.max[0], cut.min[1]],
+                    max: [self.max[0], cut.max[1]],
+                },
+            ]
+        };
+        pieces.into_iter().filter(|piece| !piece.is_empty())
+    }
+
+    const EMPTY: Self = Self {
+        min: [0, 0],
+        max: [0, 0],
+    };
 
     fn contains(&self, other: &Self) -> bool {
         self.min[0] <= other.min[0]
@@ -432,6 +466,9 @@ pub struct RetainedTarget {
     copies: Vec<PictureCopy>,
     /// The indices of `copies`' callbacks among this frame's primitives.
     copied: Vec<usize>,
+    /// Whether pictures with nothing drawn over them are left for a [`crate::mirror::Mirror`]
+    /// ([`Self::defer_pictures`]).
+    defer: bool,
 }
 
 /// An opaque paint callback's picture copied into the kept picture.
@@ -441,6 +478,8 @@ struct PictureCopy {
     /// Its viewport, in pixels.
     rect: PixelRect,
     picture: wgpu::Texture,
+    /// Left for a mirror to copy rather than copied into the kept picture.
+    deferred: bool,
 }
 
 impl RetainedTarget {
@@ -503,6 +542,7 @@ impl RetainedTarget {
             damage: Damage::Full,
             copies: Vec::new(),
             copied: Vec::new(),
+            defer: false,
         }
     }
 
@@ -540,10 +580,31 @@ impl RetainedTarget {
                     index,
                     rect,
                     picture: picture.clone(),
+                    deferred: false,
                 });
                 self.copied.push(index);
             }
         }
+    }
+
+    /// Whether the next paints leave a copied picture that nothing is drawn over out of the kept
+    /// picture, for a [`crate::mirror::Mirror`] to copy straight from its texture
+    /// ([`Self::deferred_pictures`]). The kept picture then does not hold those pixels: it
+    /// must be shown only through the mirror. Turning it off draws the next frame whole.
+    pub fn defer_pictures(&mut self, defer: bool) {
+        if self.defer && !defer {
+            self.invalidate();
+        }
+        self.defer = defer;
+    }
+
+    /// The pictures the last [`Self::paint`] left for a mirror: each with its rectangle in the
+    /// window, which the texture fills.
+    pub fn deferred_pictures(&self) -> impl Iterator<Item = (PixelRect, &wgpu::Texture)> {
+        self.copies
+            .iter()
+            .filter(|copy| copy.deferred)
+            .map(|copy| (copy.rect, &copy.picture))
     }
 
     /// Draw everything on the next frame (after something else drew the window).
@@ -626,9 +687,34 @@ impl RetainedTarget {
         self.drawn_with = Some(drawn_with);
 
         if matches!(&self.damage, Damage::Rects(rects) if rects.is_empty()) {
+            self.copies.clear();
+            self.copied.clear();
             return;
         }
         self.find_copies(primitives, screen);
+        // Whether anything follows a copied picture over its viewport: a mesh where it may touch
+        // a pixel (its bounds, within its clip rectangle, as for the damage), a callback where it
+        // may draw.
+        let after = |copy: &PictureCopy| {
+            primitives[copy.index + 1..].iter().any(|primitive| {
+                let clip = &primitive.clip_rect;
+                let (ppp, clip_px) = (screen.pixels_per_point, PixelRect::from_clip(clip, screen.pixels_per_point, size));
+                clip_px.overlaps(&copy.rect)
+                    && match &primitive.primitive {
+                        Primitive::Mesh(mesh) => PixelRect::around(&mesh.calc_bounds(), ppp, size)
+                            .intersect(&clip_px)
+                            .overlaps(&copy.rect),
+                        Primitive::Callback(callback) => {
+                            PixelRect::viewport(&callback.rect, clip, ppp, size).overlaps(&copy.rect)
+                        }
+                    }
+            })
+        };
+        if self.defer {
+            for copy in &mut self.copies {
+                copy.deferred = !after(copy);
+            }
+        }
         let Some((texture, view)) = &self.texture else {
             return;
         };
@@ -685,7 +771,7 @@ impl RetainedTarget {
                 }
             }
         }
-        for copy in &self.copies {
+        for copy in self.copies.iter().filter(|copy| !copy.deferred) {
             let [x, y] = copy.rect.min;
             encoder.copy_texture_to_texture(
                 copy.picture.as_image_copy(),
@@ -698,12 +784,6 @@ impl RetainedTarget {
                 copy.picture.size(),
             );
         }
-        // What follows a copied picture over its viewport, where anything may.
-        let after = |copy: &PictureCopy| {
-            primitives[copy.index + 1..].iter().any(|primitive| {
-                PixelRect::from_clip(&primitive.clip_rect, screen.pixels_per_point, size).overlaps(&copy.rect)
-            })
-        };
         if self.copies.iter().any(after) {
             let mut pass = begin(encoder, view, None);
             for copy in self.copies.iter().filter(|copy| after(copy)) {

@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::retained::{Damage, PixelRect};
+use crate::mirror::Mirror;
+use crate::retained::{PixelRect, RetainedTarget};
 
 /// Whether the last present of this process's windows went through shared memory.
 static PRESENTING: AtomicBool = AtomicBool::new(false);
@@ -33,20 +34,6 @@ pub fn presenting() -> bool {
     PRESENTING.load(Ordering::Relaxed)
 }
 
-/// Row pitch of the mirror, in bytes: a copy from a texture needs a multiple of 256.
-fn padded_row(width: u32) -> Option<u32> {
-    width
-        .checked_mul(4)?
-        .checked_next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-}
-
-/// The picture, copied to a buffer the processor reads.
-struct Mirror {
-    buffer: wgpu::Buffer,
-    size: [u32; 2],
-    bytes_per_row: u32,
-}
-
 /// What the mirror's buffer mapping reported, kept from frame to frame.
 type MapSlot = Arc<std::sync::Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>;
 
@@ -54,10 +41,8 @@ type MapSlot = Arc<std::sync::Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>
 /// lists are kept and refilled, so that a frame allocates none of its own.
 pub struct ShmPresenter {
     surface: Surface,
-    mirror: Option<Mirror>,
-    /// The rectangles copied into the mirror for this frame, each within it and not empty.
-    pending: Vec<PixelRect>,
-    /// Whether the shared image holds the mirror's last picture, so that only the damage need
+    mirror: Mirror,
+    /// Whether the shared image holds the mirror's last picture, so that only what changed need
     /// be copied to it.
     shown: bool,
     /// When the whole image was last shown.
@@ -102,8 +87,7 @@ impl ShmPresenter {
         log::debug!("The window's picture is shown through X11 shared memory");
         Some(Self {
             surface,
-            mirror: None,
-            pending: Vec::new(),
+            mirror: Mirror::default(),
             shown: false,
             last_whole: None,
             damage: Vec::new(),
@@ -111,77 +95,18 @@ impl ShmPresenter {
         })
     }
 
-    /// Records the copy of `texture`'s `damage` (what [`crate::retained::RetainedTarget::paint`]
-    /// drew this frame) into the mirror. [`Self::present`] shows it after the submission.
+    /// Records the copy of what `retained`'s last paint drew into the mirror
+    /// ([`Mirror::record`]); [`Self::present`] shows it after the submission. The retained
+    /// target should leave its pictures to the mirror
+    /// ([`RetainedTarget::defer_pictures`]): they are then copied once, not twice.
     pub fn copy(
         &mut self,
         device: &wgpu::Device,
         encoder: &mut wgpu::CommandEncoder,
-        texture: &wgpu::Texture,
-        damage: &Damage,
+        retained: &RetainedTarget,
     ) {
-        let size = [texture.width(), texture.height()];
-        self.pending.clear();
-        let Some(bytes_per_row) = padded_row(size[0]) else {
-            return;
-        };
-        let whole = PixelRect {
-            min: [0, 0],
-            max: size,
-        };
-        let new = self.mirror.as_ref().is_none_or(|mirror| mirror.size != size);
-        if new {
-            self.mirror = Some(Mirror {
-                buffer: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("egui_shm_mirror"),
-                    size: u64::from(bytes_per_row) * u64::from(size[1]),
-                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                    mapped_at_creation: false,
-                }),
-                size,
-                bytes_per_row,
-            });
+        if self.mirror.record(device, encoder, retained) {
             self.shown = false;
-        }
-        match damage {
-            Damage::Rects(rects) if !new => self.pending.extend(
-                rects
-                    .iter()
-                    .map(|rect| rect.intersect(&whole))
-                    .filter(|rect| rect.area() > 0),
-            ),
-            _ => self.pending.push(whole),
-        }
-        let Some(mirror) = &self.mirror else {
-            return;
-        };
-        for rect in &self.pending {
-            encoder.copy_texture_to_buffer(
-                wgpu::TexelCopyTextureInfo {
-                    texture,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d {
-                        x: rect.min[0],
-                        y: rect.min[1],
-                        z: 0,
-                    },
-                    aspect: wgpu::TextureAspect::All,
-                },
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &mirror.buffer,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: u64::from(rect.min[1]) * u64::from(bytes_per_row)
-                            + u64::from(rect.min[0]) * 4,
-                        bytes_per_row: Some(bytes_per_row),
-                        rows_per_image: None,
-                    },
-                },
-                wgpu::Extent3d {
-                    width: rect.max[0] - rect.min[0],
-                    height: rect.max[1] - rect.min[1],
-                    depth_or_array_layers: 1,
-                },
-            );
         }
     }
 
@@ -201,22 +126,21 @@ impl ShmPresenter {
         let Self {
             surface,
             mirror,
-            pending,
             shown,
             last_whole,
             damage,
             mapped,
         } = self;
-        let Some(mirror) = mirror else {
+        let Some(buffer) = mirror.buffer() else {
             return Ok(());
         };
         let (Some(width), Some(height)) = (
-            core::num::NonZeroU32::new(mirror.size[0]),
-            core::num::NonZeroU32::new(mirror.size[1]),
+            core::num::NonZeroU32::new(mirror.size()[0]),
+            core::num::NonZeroU32::new(mirror.size()[1]),
         ) else {
             return Ok(());
         };
-        let slice = mirror.buffer.slice(..);
+        let slice = buffer.slice(..);
         let result = Arc::clone(mapped);
         slice.map_async(wgpu::MapMode::Read, move |r| {
             if let Ok(mut slot) = result.lock() {
@@ -236,7 +160,6 @@ impl ShmPresenter {
             Ok(view) => show(
                 surface,
                 mirror,
-                pending,
                 *shown,
                 (last_whole, damage),
                 &view,
@@ -244,7 +167,7 @@ impl ShmPresenter {
             ),
             Err(err) => Err(format!("reading the window's picture: {err}")),
         };
-        mirror.buffer.unmap();
+        buffer.unmap();
         *shown = result?;
         PRESENTING.store(true, Ordering::Relaxed);
         Ok(())
@@ -253,13 +176,13 @@ impl ShmPresenter {
 
 type Surface = softbuffer::Surface<Arc<winit::window::Window>, Arc<winit::window::Window>>;
 
-/// Copies the mirror's `pending` rectangles (all of it when the shared image does not hold the
-/// last picture: `shown` false) to the shared image and presents them, filling `damage` with
-/// what it asks of the server. Whether the shared image now holds the picture.
+/// Copies the rectangles of the mirror's picture that changed (all of it when the shared image
+/// does not hold the last picture: `shown` false) from `bytes`, the mapped mirror, to the shared
+/// image and presents them, filling `damage` with what it asks of the server. Whether the shared
+/// image now holds the picture.
 fn show(
     surface: &mut Surface,
     mirror: &Mirror,
-    pending: &[PixelRect],
     shown: bool,
     (last_whole, damage): (&mut Option<Instant>, &mut Vec<softbuffer::Rect>),
     bytes: &[u8],
@@ -273,18 +196,18 @@ fn show(
         .map_err(|err| format!("the shared image: {err}"))?;
     let whole = PixelRect {
         min: [0, 0],
-        max: mirror.size,
+        max: mirror.size(),
     };
     let rects = if shown && buffer.age() != 0 {
-        pending
+        mirror.changed()
     } else {
         std::slice::from_ref(&whole)
     };
     copy_rects(
         bytes,
-        mirror.bytes_per_row as usize,
+        mirror.bytes_per_row() as usize,
         &mut buffer,
-        mirror.size[0] as usize,
+        mirror.size()[0] as usize,
         rects,
     );
     // Without a compositor, a window that was covered and uncovered has lost those pixels and

@@ -641,6 +641,8 @@ impl Painter {
             let retained = self.retained.entry(viewport_id).or_insert_with(|| {
                 crate::retained::RetainedTarget::new(&render_state.device, render_state.target_format)
             });
+            // The viewport's picture goes straight to the mirror, not through the kept picture.
+            retained.defer_pictures(true);
             retained.paint(
                 &render_state.device,
                 &mut encoder,
@@ -650,9 +652,7 @@ impl Painter {
                 clear_color,
                 textures_changed,
             );
-            if let Some(texture) = retained.texture() {
-                shm.copy(&render_state.device, &mut encoder, texture, retained.damage());
-            }
+            shm.copy(&render_state.device, &mut encoder, retained);
             render_state
                 .queue
                 .submit(core::iter::chain(user_cmd_bufs, [encoder.finish()]));
@@ -667,7 +667,7 @@ impl Painter {
             window.pre_present_notify();
             if let Err(err) = shm.present(&render_state.device) {
                 log::warn!("Presenting through the swapchain from now on: {err}");
-                retained.invalidate();
+                retained.defer_pictures(false);
                 self.shm.insert(viewport_id, None);
                 self.context.request_repaint_of(viewport_id);
             }
@@ -732,6 +732,8 @@ impl Painter {
                         render_state.target_format,
                     )
                 });
+                // Shown from the kept picture itself: it must hold every pixel.
+                retained.defer_pictures(false);
                 retained.paint(
                     &render_state.device,
                     &mut encoder,

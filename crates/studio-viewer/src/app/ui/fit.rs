@@ -13,7 +13,103 @@ pub fn width(ctx: &egui::Context, text: String, font: &egui::FontId) -> f32 {
 /// `text` with its middle replaced by an ellipsis so that it is at most `max_width` wide in
 /// `font`, or `None` when it fits as it is. Keeps as much of both ends as fits (at least the
 /// ellipsis).
+///
+/// The answer is kept while it is asked for frame after frame ([`Elisions`]): finding it lays
+/// the text out several times, and a playing model redraws every panel's labels 60 times a
+/// second.
 pub fn elide_middle(ctx: &egui::Context, text: &str, font: &egui::FontId, max_width: f32) -> Option<String> {
+    let key =
+        ElisionKey { text, font, max_width: max_width.to_bits(), scale: ctx.pixels_per_point().to_bits() };
+    if let Some(kept) = ctx.memory_mut(|m| m.caches.cache::<Elisions>().get(&key)) {
+        return kept;
+    }
+    let elided = elide_middle_uncached(ctx, text, font, max_width);
+    ctx.memory_mut(|m| m.caches.cache::<Elisions>().insert(&key, elided.clone()));
+    elided
+}
+
+/// What an elision depends on: the text, its font, the width and the pixels per point (which
+/// round the glyphs' advances).
+#[derive(Hash)]
+struct ElisionKey<'a> {
+    text: &'a str,
+    font: &'a egui::FontId,
+    max_width: u32,
+    scale: u32,
+}
+
+impl ElisionKey<'_> {
+    fn hash(&self) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(self)
+    }
+}
+
+/// One kept elision, with its whole key (a hash match alone is not trusted).
+struct Elision {
+    text: String,
+    font: egui::FontId,
+    max_width: u32,
+    scale: u32,
+    elided: Option<String>,
+    /// The frame it was last asked for.
+    generation: u32,
+}
+
+/// The elisions asked for in this frame and the last, in egui's per-frame caches: one not asked
+/// for in a frame is dropped at its end.
+#[derive(Default)]
+struct Elisions {
+    generation: u32,
+    kept: std::collections::HashMap<u64, Elision>,
+}
+
+impl Elisions {
+    fn get(&mut self, key: &ElisionKey<'_>) -> Option<Option<String>> {
+        let generation = self.generation;
+        let kept = self.kept.get_mut(&key.hash())?;
+        let same = kept.text == key.text
+            && kept.font == *key.font
+            && kept.max_width == key.max_width
+            && kept.scale == key.scale;
+        same.then(|| {
+            kept.generation = generation;
+            kept.elided.clone()
+        })
+    }
+
+    fn insert(&mut self, key: &ElisionKey<'_>, elided: Option<String>) {
+        let elision = Elision {
+            text: key.text.to_owned(),
+            font: key.font.clone(),
+            max_width: key.max_width,
+            scale: key.scale,
+            elided,
+            generation: self.generation,
+        };
+        self.kept.insert(key.hash(), elision);
+    }
+}
+
+impl egui::cache::CacheTrait for Elisions {
+    fn update(&mut self) {
+        let generation = self.generation;
+        self.kept.retain(|_, kept| kept.generation == generation);
+        self.generation = generation.wrapping_add(1);
+    }
+
+    fn len(&self) -> usize {
+        self.kept.len()
+    }
+}
+
+/// [`elide_middle`], worked out.
+fn elide_middle_uncached(
+    ctx: &egui::Context,
+    text: &str,
+    font: &egui::FontId,
+    max_width: f32,
+) -> Option<String> {
     if width(ctx, text.to_owned(), font) <= max_width {
         return None;
     }
@@ -105,5 +201,36 @@ mod tests {
         assert!(longer.chars().count() > short.chars().count());
         // Nothing fits in no room but the ellipsis.
         assert_eq!(elide_middle(&ctx, path, &font, 0.0).as_deref(), Some("…"));
+    }
+
+    #[test]
+    fn an_elision_is_kept_while_asked_for_each_frame_and_is_what_working_it_out_gives() {
+        let ctx = egui::Context::default();
+        let font = egui::FontId::proportional(14.0);
+        let path = r"C:\Program Files (x86)\Steam\steamapps\common\Half-Life\ns\models\soldier_reference.mdl";
+        let kept = |ctx: &egui::Context| {
+            ctx.memory_mut(|m| egui::cache::CacheTrait::len(m.caches.cache::<Elisions>()))
+        };
+        let mut answers = Vec::new();
+        for frame in 0..3 {
+            let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+                // Asked twice in a frame, and in each frame: the same answer as worked out.
+                for _ in 0..2 {
+                    let answer = elide_middle(ui.ctx(), path, &font, 200.0);
+                    assert_eq!(answer, elide_middle_uncached(ui.ctx(), path, &font, 200.0), "frame {frame}");
+                    answers.push(answer);
+                }
+                // Another width is another elision.
+                if frame == 0 {
+                    assert_ne!(elide_middle(ui.ctx(), path, &font, 240.0), answers[0]);
+                }
+            });
+            output.textures_delta.clear();
+        }
+        assert!(answers.iter().all(|a| a.as_ref().is_some_and(|a| a.contains(ELLIPSIS))), "{answers:?}");
+        // The 240-point one was dropped after the frame that did not ask for it.
+        assert_eq!(kept(&ctx), 1);
+        ctx.run_ui(egui::RawInput::default(), |_| {}).textures_delta.clear();
+        assert_eq!(kept(&ctx), 0, "nothing asked for in a frame is kept after it");
     }
 }
