@@ -36,11 +36,12 @@ impl Drop for Xvfb {
 
 /// Starts Xvfb on a free display (it writes the number once it accepts connections).
 fn xvfb() -> Option<Xvfb> {
-    let child = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
+    let child = studio_testing::process::try_spawn(
+        Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
     let mut child = match child {
         Ok(child) => child,
         Err(err) => {
@@ -122,20 +123,20 @@ struct Run {
 fn run_viewer(display: &str, model: &Path, home: &Path, shm: bool) -> Run {
     let runtime = home.join("run");
     std::fs::create_dir_all(&runtime).expect("runtime folder");
-    let mut viewer = Command::new(env!("CARGO_BIN_EXE_studioview"))
-        .arg(model)
-        .env("DISPLAY", display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("EGUI_WGPU_SHM_PRESENT", if shm { "1" } else { "0" })
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the viewer");
+    let mut viewer = studio_testing::process::spawn(
+        Command::new(env!("CARGO_BIN_EXE_studioview"))
+            .arg(model)
+            .env("DISPLAY", display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("EGUI_WGPU_SHM_PRESENT", if shm { "1" } else { "0" })
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     // Until the sequence plays on a window that otherwise stands still (the first frames lay out,
     // compile and warm up): two pairs of screens in a row with motion in less than a quarter of
     // the screen, and nothing outside the motion changed between them.

@@ -478,8 +478,29 @@ struct PictureCopy {
     /// Its viewport, in pixels.
     rect: PixelRect,
     picture: wgpu::Texture,
-    /// Left for a mirror to copy rather than copied into the kept picture.
+    /// Whether anything follows it over its viewport ([`covered`]): drawn again over the copy.
+    covered: bool,
+    /// Left for a mirror to copy rather than copied into the kept picture: nothing covers it
+    /// and the target defers pictures ([`RetainedTarget::defer_pictures`]).
     deferred: bool,
+}
+
+/// Whether anything among `primitives` after the one at `index` may draw over `rect`, the
+/// viewport of the picture copied for it: a mesh where it may touch a pixel (its bounds, within
+/// its clip rectangle, as for the damage), a callback where it may draw.
+fn covered(primitives: &[ClippedPrimitive], index: usize, rect: &PixelRect, screen: &ScreenDescriptor) -> bool {
+    let (ppp, size) = (screen.pixels_per_point, screen.size_in_pixels);
+    primitives[index + 1..].iter().any(|primitive| {
+        let clip = &primitive.clip_rect;
+        let clip_px = PixelRect::from_clip(clip, ppp, size);
+        clip_px.overlaps(rect)
+            && match &primitive.primitive {
+                Primitive::Mesh(mesh) => PixelRect::around(&mesh.calc_bounds(), ppp, size)
+                    .intersect(&clip_px)
+                    .overlaps(rect),
+                Primitive::Callback(callback) => PixelRect::viewport(&callback.rect, clip, ppp, size).overlaps(rect),
+            }
+    })
 }
 
 impl RetainedTarget {
@@ -548,7 +569,8 @@ impl RetainedTarget {
 
     /// The opaque callbacks among `primitives` whose pictures can be copied into place: each
     /// with its whole viewport on the screen, a texture of that size and a format this
-    /// picture's can take by a copy, and overlapping no other such callback.
+    /// picture's can take by a copy, and overlapping no other such callback. Each is marked
+    /// once with whether anything covers it and whether it is left for a mirror.
     fn find_copies(&mut self, primitives: &[ClippedPrimitive], screen: &ScreenDescriptor) {
         self.copies.clear();
         self.copied.clear();
@@ -576,11 +598,13 @@ impl RetainedTarget {
                 && picture.sample_count() == 1
                 && picture.usage().contains(wgpu::TextureUsages::COPY_SRC);
             if fits && !self.copies.iter().any(|copy| copy.rect.overlaps(&rect)) {
+                let covered = covered(primitives, index, &rect, screen);
                 self.copies.push(PictureCopy {
                     index,
                     rect,
                     picture: picture.clone(),
-                    deferred: false,
+                    covered,
+                    deferred: self.defer && !covered,
                 });
                 self.copied.push(index);
             }
@@ -692,29 +716,6 @@ impl RetainedTarget {
             return;
         }
         self.find_copies(primitives, screen);
-        // Whether anything follows a copied picture over its viewport: a mesh where it may touch
-        // a pixel (its bounds, within its clip rectangle, as for the damage), a callback where it
-        // may draw.
-        let after = |copy: &PictureCopy| {
-            primitives[copy.index + 1..].iter().any(|primitive| {
-                let clip = &primitive.clip_rect;
-                let (ppp, clip_px) = (screen.pixels_per_point, PixelRect::from_clip(clip, screen.pixels_per_point, size));
-                clip_px.overlaps(&copy.rect)
-                    && match &primitive.primitive {
-                        Primitive::Mesh(mesh) => PixelRect::around(&mesh.calc_bounds(), ppp, size)
-                            .intersect(&clip_px)
-                            .overlaps(&copy.rect),
-                        Primitive::Callback(callback) => {
-                            PixelRect::viewport(&callback.rect, clip, ppp, size).overlaps(&copy.rect)
-                        }
-                    }
-            })
-        };
-        if self.defer {
-            for copy in &mut self.copies {
-                copy.deferred = !after(copy);
-            }
-        }
         let Some((texture, view)) = &self.texture else {
             return;
         };
@@ -784,9 +785,9 @@ impl RetainedTarget {
                 copy.picture.size(),
             );
         }
-        if self.copies.iter().any(after) {
+        if self.copies.iter().any(|copy| copy.covered) {
             let mut pass = begin(encoder, view, None);
-            for copy in self.copies.iter().filter(|copy| after(copy)) {
+            for copy in self.copies.iter().filter(|copy| copy.covered) {
                 renderer.render_within(
                     &mut pass,
                     primitives,
